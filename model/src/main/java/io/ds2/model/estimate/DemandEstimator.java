@@ -1,0 +1,69 @@
+package io.ds2.model.estimate;
+
+import io.ds2.model.window.Backlog;
+import io.ds2.model.window.VertexObservation;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/** Derives a source's demand from its observation over a window. */
+public final class DemandEstimator {
+  // Below this back-pressured ratio a source is not throttled in any way worth extrapolating.
+  private static final double NEGLIGIBLE_BACKPRESSURE = 0.01;
+  // Never extrapolate by more than 20x: a source blocked 95%+ of the time says little.
+  private static final double MAX_EXTRAPOLATION = 20;
+
+  private DemandEstimator() {}
+
+  /** A demand the user stated. */
+  public static SourceDemand explicit(VertexObservation source, double ratePerSecond) {
+    return new SourceDemand(
+        source.vertexId(),
+        ratePerSecond,
+        SourceDemand.Basis.EXPLICIT,
+        source.observedOutputRate(),
+        source.backlog().map(b -> OptionalDouble.of(b.growthPerSecond())).orElse(empty()),
+        OptionalDouble.empty());
+  }
+
+  /**
+   * Infers demand: with a backlog metric, observed output + backlog growth (+ the standing backlog
+   * spread over {@code catchUp}); without one, observed output extrapolated by back-pressure.
+   */
+  public static SourceDemand infer(VertexObservation source, Optional<Duration> catchUp) {
+    double observed = source.observedOutputRate();
+    Optional<Backlog> backlog = source.backlog();
+    if (backlog.isPresent()) {
+      Backlog b = backlog.get();
+      OptionalDouble catchUpRate =
+          catchUp
+              .map(d -> OptionalDouble.of(Math.max(0, b.pendingAtEnd()) / (d.toMillis() / 1000.0)))
+              .orElse(empty());
+      double target = Math.max(0, observed + b.growthPerSecond() + catchUpRate.orElse(0));
+      return new SourceDemand(
+          source.vertexId(),
+          target,
+          SourceDemand.Basis.BACKLOG,
+          observed,
+          OptionalDouble.of(b.growthPerSecond()),
+          catchUpRate);
+    }
+    double bp = source.backPressuredRatio().orElse(0);
+    if (bp > NEGLIGIBLE_BACKPRESSURE) {
+      double factor = Math.min(MAX_EXTRAPOLATION, 1 / (1 - Math.min(bp, 0.999)));
+      return new SourceDemand(
+          source.vertexId(),
+          observed * factor,
+          SourceDemand.Basis.BACKPRESSURE_EXTRAPOLATED,
+          observed,
+          empty(),
+          empty());
+    }
+    return new SourceDemand(
+        source.vertexId(), observed, SourceDemand.Basis.OBSERVED, observed, empty(), empty());
+  }
+
+  private static OptionalDouble empty() {
+    return OptionalDouble.empty();
+  }
+}

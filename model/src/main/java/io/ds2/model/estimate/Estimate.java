@@ -1,0 +1,30 @@
+package io.ds2.model.estimate;
+
+import io.ds2.model.window.ObservationWindow;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The DS2 result for a whole job: one estimate per vertex in topological order, the source demands
+ * it was sized for, and the window it was measured over.
+ */
+public record Estimate(
+    ObservationWindow window,
+    Map<String, SourceDemand> demands,
+    List<VertexEstimate> vertices,
+    double targetUtilization) {
+  public Estimate {
+    demands = Map.copyOf(demands);
+    vertices = List.copyOf(vertices);
+  }
+
+  /** True if every vertex could be estimated. */
+  public boolean complete() {
+    return vertices.stream().allMatch(VertexEstimate::determined);
+  }
+
+  public Optional<VertexEstimate> vertex(String id) {
+    return vertices.stream().filter(v -> v.vertexId().equals(id)).findFirst();
+  }
+}

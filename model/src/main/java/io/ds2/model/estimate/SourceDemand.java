@@ -1,0 +1,35 @@
+package io.ds2.model.estimate;
+
+import java.util.OptionalDouble;
+
+/**
+ * The rate a source must be able to emit (records/s, whole vertex), and how it was derived.
+ *
+ * @param targetRate the demand the graph is sized for
+ * @param basis where the demand came from
+ * @param observedOutputRate what the source actually emitted during the window
+ * @param backlogGrowthRate slope of {@code pendingRecords}, if the source reports it
+ * @param catchUpRate extra rate to drain the standing backlog within the catch-up time, if set
+ */
+public record SourceDemand(
+    String vertexId,
+    double targetRate,
+    Basis basis,
+    double observedOutputRate,
+    OptionalDouble backlogGrowthRate,
+    OptionalDouble catchUpRate) {
+
+  public enum Basis {
+    /** Given by the user ({@code --source-rate}). */
+    EXPLICIT,
+    /** Observed output + backlog growth (+ catch-up): what arrives at the source's input. */
+    BACKLOG,
+    /**
+     * No backlog metric: observed output scaled by 1 / (1 - back-pressured ratio), the rate the
+     * source would emit unthrottled (DS2's source true output rate; FLINK-33306).
+     */
+    BACKPRESSURE_EXTRAPOLATED,
+    /** No backlog metric and no back-pressure: observed output. */
+    OBSERVED
+  }
+}

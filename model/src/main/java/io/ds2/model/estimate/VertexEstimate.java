@@ -1,0 +1,40 @@
+package io.ds2.model.estimate;
+
+import java.util.List;
+import java.util.OptionalDouble;
+
+/**
+ * The DS2 result for one vertex, with every input that produced it.
+ *
+ * @param determined false if the vertex could not be estimated; then the recommendation is the
+ *     current parallelism and the reasons say why
+ * @param targetInputRate in*: the rate the vertex must absorb (records/s); empty for sources or
+ *     when undetermined
+ * @param targetOutputRate out*: what it then emits (records/s)
+ * @param trueProcessingRatePerInstance records per busy second of one instance
+ * @param selectivity output records per input record
+ * @param requiredParallelism in* / (true rate x target utilization), before rounding and bounds
+ * @param recommendedParallelism the parallelism to run at
+ */
+public record VertexEstimate(
+    String vertexId,
+    String name,
+    boolean source,
+    boolean determined,
+    int currentParallelism,
+    int maxParallelism,
+    OptionalDouble targetInputRate,
+    OptionalDouble targetOutputRate,
+    OptionalDouble trueProcessingRatePerInstance,
+    OptionalDouble selectivity,
+    OptionalDouble requiredParallelism,
+    int recommendedParallelism,
+    List<Reason> reasons) {
+  public VertexEstimate {
+    reasons = List.copyOf(reasons);
+  }
+
+  public boolean changes() {
+    return recommendedParallelism != currentParallelism;
+  }
+}

@@ -1,0 +1,15 @@
+package io.ds2.model.options;
+
+/** An option value that cannot be used; the message names the option, the value and the rule. */
+public final class InvalidOptionException extends IllegalArgumentException {
+  private final String option;
+
+  public InvalidOptionException(String option, String value, String rule) {
+    super("invalid value '" + value + "' for " + option + ": " + rule);
+    this.option = option;
+  }
+
+  public String option() {
+    return option;
+  }
+}

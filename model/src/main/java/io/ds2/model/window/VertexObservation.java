@@ -1,0 +1,90 @@
+package io.ds2.model.window;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/**
+ * What one vertex did during a window: counter deltas summed over its subtasks, the per-subtask
+ * deltas, and the backlog for a source that reports one. Rates derive from these (DS2, OSDI'18:
+ * true rate = records / useful time, with Flink's busy time as useful time).
+ *
+ * @param seconds the window's length
+ * @param busyTimeMs busy time summed over subtasks; empty if Flink did not report it
+ * @param subtaskDeltas per-subtask counter deltas over the window
+ */
+public record VertexObservation(
+    String vertexId,
+    int parallelism,
+    double seconds,
+    double recordsIn,
+    double recordsOut,
+    OptionalDouble busyTimeMs,
+    OptionalDouble idleTimeMs,
+    OptionalDouble backPressuredTimeMs,
+    List<SubtaskSample> subtaskDeltas,
+    Optional<Backlog> backlog) {
+  public VertexObservation {
+    if (seconds <= 0) {
+      throw new IllegalArgumentException("window length must be positive, was " + seconds);
+    }
+    subtaskDeltas = List.copyOf(subtaskDeltas);
+  }
+
+  /** Observed (wall-clock) input rate of the whole vertex, records/s. */
+  public double observedInputRate() {
+    return recordsIn / seconds;
+  }
+
+  /** Observed (wall-clock) output rate of the whole vertex, records/s. */
+  public double observedOutputRate() {
+    return recordsOut / seconds;
+  }
+
+  /**
+   * True processing rate of one instance: records per second of busy time, pooled over subtasks
+   * (total records / total busy time). Empty when no record was processed or busy time is unknown
+   * or zero.
+   */
+  public OptionalDouble trueProcessingRatePerInstance() {
+    return perBusySecond(recordsIn);
+  }
+
+  /** True output rate of one instance: records emitted per second of busy time. */
+  public OptionalDouble trueOutputRatePerInstance() {
+    return perBusySecond(recordsOut);
+  }
+
+  /**
+   * Output records per input record. The ratio of true output to true processing rate equals the
+   * ratio of the counts, since both share the busy time. Empty if nothing was processed.
+   */
+  public OptionalDouble selectivity() {
+    return recordsIn > 0 ? OptionalDouble.of(recordsOut / recordsIn) : OptionalDouble.empty();
+  }
+
+  /** Mean fraction of wall time the instances were busy, in [0, 1]. */
+  public OptionalDouble busyRatio() {
+    return fractionOfWall(busyTimeMs);
+  }
+
+  /** Mean fraction of wall time the instances were blocked on output (back-pressured). */
+  public OptionalDouble backPressuredRatio() {
+    return fractionOfWall(backPressuredTimeMs);
+  }
+
+  private OptionalDouble perBusySecond(double records) {
+    if (records <= 0 || busyTimeMs.isEmpty() || busyTimeMs.getAsDouble() <= 0) {
+      return OptionalDouble.empty();
+    }
+    return OptionalDouble.of(records / (busyTimeMs.getAsDouble() / 1000.0));
+  }
+
+  private OptionalDouble fractionOfWall(OptionalDouble ms) {
+    if (ms.isEmpty()) {
+      return OptionalDouble.empty();
+    }
+    double ratio = ms.getAsDouble() / (parallelism * seconds * 1000.0);
+    return OptionalDouble.of(Math.max(0, Math.min(1, ratio)));
+  }
+}

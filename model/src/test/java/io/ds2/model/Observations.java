@@ -1,0 +1,69 @@
+package io.ds2.model;
+
+import io.ds2.model.window.Backlog;
+import io.ds2.model.window.ObservationWindow;
+import io.ds2.model.window.SubtaskSample;
+import io.ds2.model.window.VertexObservation;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/** Builds observations for tests: totals spread evenly over subtasks. */
+public final class Observations {
+  private final double seconds;
+  private final Map<String, VertexObservation> vertices = new LinkedHashMap<>();
+
+  public Observations(double seconds) {
+    this.seconds = seconds;
+  }
+
+  public Observations operator(String id, int p, double in, double out, double busyMs) {
+    vertices.put(id, vertex(id, p, in, out, busyMs, 0, Optional.empty()));
+    return this;
+  }
+
+  public Observations source(String id, int p, double out) {
+    vertices.put(id, vertex(id, p, 0, out, 0, 0, Optional.empty()));
+    return this;
+  }
+
+  public Observations source(String id, int p, double out, double bpMs, Optional<Backlog> b) {
+    vertices.put(id, vertex(id, p, 0, out, 0, bpMs, b));
+    return this;
+  }
+
+  public VertexObservation get(String id) {
+    return vertices.get(id);
+  }
+
+  public ObservationWindow window() {
+    Instant start = Instant.parse("2026-01-01T00:00:00Z");
+    return new ObservationWindow(
+        start, start.plusMillis((long) (seconds * 1000)), new LinkedHashMap<>(vertices));
+  }
+
+  private VertexObservation vertex(
+      String id, int p, double in, double out, double busyMs, double bpMs, Optional<Backlog> b) {
+    List<SubtaskSample> subtasks = new ArrayList<>();
+    double wallMs = seconds * 1000;
+    for (int i = 0; i < p; i++) {
+      subtasks.add(
+          SubtaskSample.of(i, in / p, out / p, busyMs / p, wallMs - (busyMs + bpMs) / p, bpMs / p));
+    }
+    return new VertexObservation(
+        id,
+        p,
+        seconds,
+        in,
+        out,
+        OptionalDouble.of(busyMs),
+        OptionalDouble.of(p * wallMs - busyMs - bpMs),
+        OptionalDouble.of(bpMs),
+        subtasks,
+        b);
+  }
+}

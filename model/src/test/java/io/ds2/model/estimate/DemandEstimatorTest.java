@@ -1,0 +1,66 @@
+package io.ds2.model.estimate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.ds2.model.Observations;
+import io.ds2.model.window.Backlog;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class DemandEstimatorTest {
+  @Test
+  void backlogGrowthAddsToObservedOutput() {
+    // Emitted 3000 in 10 s (300/s) while the backlog grew by 200/s: demand 500/s.
+    Observations o =
+        new Observations(10).source("s", 1, 3000, 6000, Optional.of(new Backlog(2000, 200, 6)));
+    SourceDemand d = DemandEstimator.infer(o.get("s"), Optional.empty());
+    assertEquals(SourceDemand.Basis.BACKLOG, d.basis());
+    assertEquals(500, d.targetRate(), 1e-9);
+    assertEquals(300, d.observedOutputRate(), 1e-9);
+    assertEquals(200, d.backlogGrowthRate().getAsDouble(), 1e-9);
+  }
+
+  @Test
+  void catchUpDrainsTheStandingBacklogWithinTheGivenTime() {
+    // 300/s out, backlog flat at 6000: draining it in 60 s adds 100/s.
+    Observations o =
+        new Observations(10).source("s", 1, 3000, 0, Optional.of(new Backlog(6000, 0, 6)));
+    SourceDemand d = DemandEstimator.infer(o.get("s"), Optional.of(Duration.ofMinutes(1)));
+    assertEquals(400, d.targetRate(), 1e-9);
+    assertEquals(100, d.catchUpRate().getAsDouble(), 1e-9);
+  }
+
+  @Test
+  void shrinkingBacklogMeansDemandBelowOutput() {
+    Observations o =
+        new Observations(10).source("s", 1, 3000, 0, Optional.of(new Backlog(100, -50, 6)));
+    assertEquals(250, DemandEstimator.infer(o.get("s"), Optional.empty()).targetRate(), 1e-9);
+  }
+
+  @Test
+  void withoutBacklogBackPressureIsExtrapolated() {
+    // Blocked half of the 10 s: it would have emitted twice as much.
+    Observations o = new Observations(10).source("s", 1, 3000, 5000, Optional.empty());
+    SourceDemand d = DemandEstimator.infer(o.get("s"), Optional.empty());
+    assertEquals(SourceDemand.Basis.BACKPRESSURE_EXTRAPOLATED, d.basis());
+    assertEquals(600, d.targetRate(), 1e-9);
+  }
+
+  @Test
+  void withoutBacklogOrBackPressureDemandIsObserved() {
+    Observations o = new Observations(10).source("s", 2, 3000);
+    SourceDemand d = DemandEstimator.infer(o.get("s"), Optional.empty());
+    assertEquals(SourceDemand.Basis.OBSERVED, d.basis());
+    assertEquals(300, d.targetRate(), 1e-9);
+  }
+
+  @Test
+  void explicitDemandWins() {
+    Observations o =
+        new Observations(10).source("s", 1, 3000, 0, Optional.of(new Backlog(0, 999, 3)));
+    SourceDemand d = DemandEstimator.explicit(o.get("s"), 1234);
+    assertEquals(SourceDemand.Basis.EXPLICIT, d.basis());
+    assertEquals(1234, d.targetRate(), 1e-9);
+  }
+}
