@@ -1,0 +1,186 @@
+package io.ds2.flink;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.ds2.flink.FlinkRestException.Kind;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import okhttp3.HttpUrl;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+
+/**
+ * A small, strict-about-failure HTTP client for Flink's REST API. Every call is bounded by the
+ * timeout; a 503 (JobManager leader election at start-up) is retried a few times; every failure
+ * becomes one {@link FlinkRestException} naming the URL.
+ */
+public final class FlinkRestClient {
+  private static final MediaType JSON = MediaType.get("application/json");
+  private static final int EXCERPT_CHARS = 200;
+  private static final int RETRIES_ON_503 = 5;
+  private static final Duration RETRY_PAUSE = Duration.ofMillis(500);
+
+  private final HttpUrl base;
+  private final OkHttpClient http;
+  private final Duration timeout;
+  private final ObjectMapper mapper;
+
+  public FlinkRestClient(URI baseUrl, Duration timeout) {
+    HttpUrl parsed = HttpUrl.parse(baseUrl.toString());
+    if (parsed == null) {
+      throw new IllegalArgumentException("not an http(s) URL: " + baseUrl);
+    }
+    this.base = parsed;
+    this.timeout = timeout;
+    this.http =
+        new OkHttpClient.Builder()
+            .connectTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+            .readTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+            .callTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+            .retryOnConnectionFailure(false)
+            .build();
+    // Lenient: Flink adds fields across versions and may write NaN as a bare token.
+    this.mapper =
+        JsonMapper.builder()
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+            .configure(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, false)
+            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+            .build();
+  }
+
+  public URI baseUrl() {
+    return base.uri();
+  }
+
+  public ObjectMapper mapper() {
+    return mapper;
+  }
+
+  /** GETs {@code path} (with query) and maps the JSON body to {@code type}. */
+  public <T> T get(String path, Class<T> type) {
+    return get(path, mapper.getTypeFactory().constructType(type));
+  }
+
+  public <T> T get(String path, JavaType type) {
+    HttpUrl url = resolve(path);
+    String body = call(new Request.Builder().url(url).get().build());
+    return parse(url, "GET", body, type);
+  }
+
+  /** PUTs a JSON body to {@code path} and returns the response body (Flink answers {@code {}}). */
+  public String put(String path, Object body) {
+    HttpUrl url = resolve(path);
+    String json;
+    try {
+      json = mapper.writeValueAsString(body);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("cannot serialize request body", e);
+    }
+    return call(new Request.Builder().url(url).put(RequestBody.create(json, JSON)).build());
+  }
+
+  // Appends to the base URL's path, so a base behind a proxy prefix (/flink/) keeps it.
+  private HttpUrl resolve(String pathAndQuery) {
+    String p = pathAndQuery.startsWith("/") ? pathAndQuery.substring(1) : pathAndQuery;
+    int q = p.indexOf('?');
+    HttpUrl.Builder b = base.newBuilder().addPathSegments(q < 0 ? p : p.substring(0, q));
+    if (q >= 0) {
+      b.encodedQuery(p.substring(q + 1));
+    }
+    return b.build();
+  }
+
+  private String call(Request request) {
+    for (int attempt = 0; ; attempt++) {
+      try (Response response = http.newCall(request).execute()) {
+        ResponseBody body = response.body();
+        String text = body == null ? "" : body.string();
+        if (response.code() == 503 && attempt < RETRIES_ON_503) {
+          pause();
+          continue;
+        }
+        if (!response.isSuccessful()) {
+          throw new FlinkRestException(
+              Kind.HTTP_STATUS,
+              request.method()
+                  + " "
+                  + request.url()
+                  + " returned HTTP "
+                  + response.code()
+                  + excerpt(text));
+        }
+        return text;
+      } catch (InterruptedIOException e) {
+        throw new FlinkRestException(
+            Kind.TIMEOUT,
+            "Flink REST API did not answer "
+                + request.method()
+                + " "
+                + request.url()
+                + " within "
+                + timeout.toMillis() / 1000.0
+                + " s",
+            e);
+      } catch (IOException e) {
+        throw new FlinkRestException(
+            Kind.UNREACHABLE,
+            "cannot reach Flink REST API at " + request.url() + ": " + oneLine(e.getMessage()),
+            e);
+      }
+    }
+  }
+
+  private <T> T parse(HttpUrl url, String method, String body, JavaType type) {
+    try {
+      T value = mapper.readValue(body, type);
+      if (value == null) {
+        throw new FlinkRestException(
+            Kind.MALFORMED_RESPONSE, method + " " + url + " returned an empty body");
+      }
+      return value;
+    } catch (JsonProcessingException e) {
+      throw new FlinkRestException(
+          Kind.MALFORMED_RESPONSE,
+          method
+              + " "
+              + url
+              + " returned malformed JSON ("
+              + oneLine(e.getOriginalMessage())
+              + ")"
+              + excerpt(body),
+          e);
+    }
+  }
+
+  private static void pause() {
+    try {
+      Thread.sleep(RETRY_PAUSE.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new FlinkRestException(Kind.TIMEOUT, "interrupted while waiting for Flink", e);
+    }
+  }
+
+  static String excerpt(String body) {
+    String flat = oneLine(body).strip();
+    if (flat.isEmpty()) {
+      return "";
+    }
+    return ": " + (flat.length() > EXCERPT_CHARS ? flat.substring(0, EXCERPT_CHARS) + "..." : flat);
+  }
+
+  private static String oneLine(String s) {
+    return s == null ? "" : s.replaceAll("\\s+", " ");
+  }
+}

@@ -1,0 +1,216 @@
+package io.ds2.flink;
+
+import com.fasterxml.jackson.databind.JavaType;
+import io.ds2.flink.FlinkRestException.Kind;
+import io.ds2.flink.dto.JobDetails;
+import io.ds2.flink.dto.MetricValue;
+import io.ds2.model.graph.JobGraph;
+import io.ds2.model.graph.Vertex;
+import io.ds2.model.window.JobSample;
+import io.ds2.model.window.SubtaskSample;
+import io.ds2.model.window.SubtaskSample.Counter;
+import io.ds2.model.window.VertexSample;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+
+/**
+ * Polls one job: its state and every vertex's per-subtask cumulative counters, plus a source's
+ * {@code pendingRecords}. Metric names are discovered before they are requested (Flink answers
+ * nothing for a request naming a missing metric) and re-discovered after a restart.
+ */
+public final class JobSampler {
+  // Keeps request URLs short for high parallelism.
+  private static final int IDS_PER_REQUEST = 60;
+  private static final String PENDING_RECORDS = ".pendingRecords";
+
+  private final FlinkRestClient client;
+  private final String jobId;
+  private final Clock clock;
+  private final JavaType metricList;
+  private final Map<String, MetricNames> names = new HashMap<>();
+  private Instant namesFor = Instant.MIN;
+
+  /** The metric names one vertex offers, as discovered. */
+  private record MetricNames(List<Counter> counters, Optional<String> pendingRecords) {
+    boolean complete(boolean source) {
+      return counters.size() == Counter.values().length && (!source || pendingRecords.isPresent());
+    }
+  }
+
+  public JobSampler(FlinkRestClient client, String jobId, Clock clock) {
+    this.client = client;
+    this.jobId = jobId;
+    this.clock = clock;
+    this.metricList =
+        client.mapper().getTypeFactory().constructCollectionType(List.class, MetricValue.class);
+  }
+
+  public JobTopology topology() {
+    return JobTopology.from(details(), client.baseUrl() + "/jobs/" + jobId);
+  }
+
+  private JobDetails details() {
+    JobDetails d = client.get("/jobs/" + jobId, JobDetails.class);
+    if (d.state() == null) {
+      throw new FlinkRestException(
+          Kind.MALFORMED_RESPONSE, "GET " + client.baseUrl() + "/jobs/" + jobId + " has no state");
+    }
+    return d;
+  }
+
+  /**
+   * One poll. While the job is not RUNNING only its state is returned (no vertex metrics), which is
+   * enough for a window to be refused.
+   *
+   * @throws FlinkRestException if a vertex of {@code graph} is gone (the graph changed)
+   */
+  public JobSample sample(JobGraph graph) {
+    JobDetails d = details();
+    Instant time = clock.instant();
+    Map<String, Long> ts = d.timestamps() == null ? Map.of() : d.timestamps();
+    Instant runningSince = Instant.ofEpochMilli(ts.getOrDefault("RUNNING", 0L));
+    if (!"RUNNING".equals(d.state())) {
+      return new JobSample(time, d.state(), runningSince, OptionalLong.empty(), Map.of());
+    }
+    if (!runningSince.equals(namesFor)) {
+      names.clear();
+      namesFor = runningSince;
+    }
+    Map<String, JobDetails.Vertex> byId = new HashMap<>();
+    d.vertices().forEach(v -> byId.put(v.id(), v));
+    Map<String, VertexSample> vertices = new LinkedHashMap<>();
+    for (Vertex v : graph.topologicalOrder()) {
+      JobDetails.Vertex dv = byId.get(v.id());
+      if (dv == null) {
+        throw new FlinkRestException(
+            Kind.METRICS_UNAVAILABLE,
+            "vertex "
+                + v.name()
+                + " ("
+                + v.id()
+                + ") is no longer part of job "
+                + jobId
+                + ": the job graph changed");
+      }
+      vertices.put(v.id(), sampleVertex(dv, graph.isSource(v.id())));
+    }
+    return new JobSample(time, d.state(), runningSince, restarts(), vertices);
+  }
+
+  private VertexSample sampleVertex(JobDetails.Vertex v, boolean source) {
+    MetricNames known = names.get(v.id());
+    if (known == null || !known.complete(source)) {
+      known = discover(v.id());
+      names.put(v.id(), known);
+    }
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < v.parallelism(); i++) {
+      for (Counter c : known.counters()) {
+        ids.add(i + "." + c.flinkName());
+      }
+      int subtask = i;
+      known.pendingRecords().ifPresent(p -> ids.add(subtask + "." + p));
+    }
+    Map<String, OptionalDouble> values =
+        fetch("/jobs/" + jobId + "/vertices/" + v.id() + "/metrics", ids);
+    List<SubtaskSample> subtasks = new ArrayList<>();
+    double pending = 0;
+    boolean pendingComplete = known.pendingRecords().isPresent();
+    for (int i = 0; i < v.parallelism(); i++) {
+      String p = i + ".";
+      subtasks.add(
+          new SubtaskSample(
+              i,
+              value(values, p, Counter.RECORDS_IN),
+              value(values, p, Counter.RECORDS_OUT),
+              value(values, p, Counter.BUSY_TIME_MS),
+              value(values, p, Counter.IDLE_TIME_MS),
+              value(values, p, Counter.BACK_PRESSURED_TIME_MS)));
+      if (pendingComplete) {
+        OptionalDouble sp =
+            values.getOrDefault(p + known.pendingRecords().get(), OptionalDouble.empty());
+        pendingComplete = sp.isPresent();
+        pending += sp.orElse(0);
+      }
+    }
+    return new VertexSample(
+        v.id(),
+        v.status(),
+        v.parallelism(),
+        subtasks,
+        pendingComplete ? OptionalDouble.of(pending) : OptionalDouble.empty());
+  }
+
+  private static OptionalDouble value(
+      Map<String, OptionalDouble> values, String prefix, Counter c) {
+    return values.getOrDefault(prefix + c.flinkName(), OptionalDouble.empty());
+  }
+
+  private MetricNames discover(String vertexId) {
+    List<MetricValue> available =
+        client.get("/jobs/" + jobId + "/vertices/" + vertexId + "/subtasks/metrics", metricList);
+    List<String> ids = available.stream().map(MetricValue::id).toList();
+    List<Counter> counters = new ArrayList<>();
+    for (Counter c : Counter.values()) {
+      if (ids.contains(c.flinkName())) {
+        counters.add(c);
+      }
+    }
+    Optional<String> pending =
+        ids.stream().filter(id -> id.endsWith(PENDING_RECORDS)).sorted().findFirst();
+    return new MetricNames(counters, pending);
+  }
+
+  private OptionalLong restarts() {
+    Map<String, OptionalDouble> v = fetch("/jobs/" + jobId + "/metrics", List.of("numRestarts"));
+    OptionalDouble r = v.getOrDefault("numRestarts", OptionalDouble.empty());
+    return r.isPresent() ? OptionalLong.of((long) r.getAsDouble()) : OptionalLong.empty();
+  }
+
+  /** GETs metric values by id; NaN, negative and absent map to empty, non-numbers are malformed. */
+  private Map<String, OptionalDouble> fetch(String path, List<String> ids) {
+    Map<String, OptionalDouble> result = new HashMap<>();
+    for (int from = 0; from < ids.size(); from += IDS_PER_REQUEST) {
+      List<String> chunk = ids.subList(from, Math.min(ids.size(), from + IDS_PER_REQUEST));
+      String query = path + "?get=" + String.join(",", chunk);
+      List<MetricValue> values = client.get(query, metricList);
+      for (MetricValue m : values) {
+        if (m == null || m.id() == null) {
+          continue;
+        }
+        result.put(m.id(), parse(m, query));
+      }
+    }
+    return result;
+  }
+
+  private OptionalDouble parse(MetricValue m, String query) {
+    if (m.value() == null) {
+      return OptionalDouble.empty();
+    }
+    try {
+      double d = Double.parseDouble(m.value());
+      // Counters and backlogs are never negative: such a value is as unusable as NaN.
+      return Double.isFinite(d) && d >= 0 ? OptionalDouble.of(d) : OptionalDouble.empty();
+    } catch (NumberFormatException e) {
+      throw new FlinkRestException(
+          Kind.MALFORMED_RESPONSE,
+          "GET "
+              + client.baseUrl()
+              + query
+              + ": metric "
+              + m.id()
+              + " has non-numeric value '"
+              + m.value()
+              + "'");
+    }
+  }
+}

@@ -1,0 +1,101 @@
+package io.ds2.flink;
+
+import io.ds2.flink.FlinkRestException.Kind;
+import io.ds2.model.graph.JobGraph;
+import io.ds2.model.window.JobSample;
+import io.ds2.model.window.ObservationWindow;
+import io.ds2.model.window.WindowBuilder;
+import io.ds2.model.window.WindowResult;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Polls a job until a clean observation window is complete. Restarts, non-running states and
+ * missing metrics drop what was collected and start over; terminal job states end the wait.
+ */
+public final class WindowCollector {
+  private static final Set<String> TERMINAL = Set.of("FAILED", "CANCELED", "FINISHED", "SUSPENDED");
+
+  /** Told about progress while a window fills; all calls come from the collecting thread. */
+  public interface Listener {
+    void waiting(Duration collected, Duration wanted, String status);
+
+    void samplesDropped(String why);
+  }
+
+  /** Pauses between polls; injectable so tests and the loop can stop it. */
+  @FunctionalInterface
+  public interface Sleeper {
+    void sleep(Duration d) throws InterruptedException;
+  }
+
+  private final JobSampler sampler;
+  private final WindowBuilder builder;
+  private final Clock clock;
+  private final Sleeper sleeper;
+  private final Duration window;
+  private final Duration sampleInterval;
+
+  public WindowCollector(
+      JobSampler sampler,
+      Clock clock,
+      Sleeper sleeper,
+      Duration window,
+      Duration warmUp,
+      Duration sampleInterval) {
+    this.sampler = sampler;
+    this.builder = new WindowBuilder(window, warmUp);
+    this.clock = clock;
+    this.sleeper = sleeper;
+    this.window = window;
+    this.sampleInterval = sampleInterval;
+  }
+
+  /**
+   * @throws FlinkRestException METRICS_UNAVAILABLE if no clean window forms within {@code maxWait},
+   *     JOB_NOT_RUNNING if the job ends, or any REST failure
+   * @throws InterruptedException if the thread is interrupted while waiting
+   */
+  public ObservationWindow collect(JobGraph graph, Duration maxWait, Listener listener)
+      throws InterruptedException {
+    Instant deadline = clock.instant().plus(maxWait);
+    List<JobSample> samples = new ArrayList<>();
+    String lastProblem = "no samples yet";
+    while (true) {
+      JobSample s = sampler.sample(graph);
+      if (TERMINAL.contains(s.jobState())) {
+        throw new FlinkRestException(
+            Kind.JOB_NOT_RUNNING, "job became " + s.jobState() + " while collecting metrics");
+      }
+      samples.add(s);
+      WindowResult r = builder.build(graph, samples);
+      if (r instanceof WindowResult.Ready ready) {
+        return ready.window();
+      }
+      WindowResult.NotReady notReady = (WindowResult.NotReady) r;
+      lastProblem = notReady.detail();
+      if (notReady.problem().invalidatesSamples()) {
+        listener.samplesDropped(notReady.detail());
+        samples.clear();
+      }
+      Duration collected =
+          samples.isEmpty() ? Duration.ZERO : Duration.between(samples.get(0).time(), s.time());
+      listener.waiting(collected, window, notReady.detail());
+      if (!clock.instant().plus(sampleInterval).isBefore(deadline)) {
+        throw new FlinkRestException(
+            Kind.METRICS_UNAVAILABLE,
+            "no clean "
+                + window.toSeconds()
+                + " s metrics window within "
+                + maxWait.toSeconds()
+                + " s: "
+                + lastProblem);
+      }
+      sleeper.sleep(sampleInterval);
+    }
+  }
+}

@@ -1,0 +1,24 @@
+package io.ds2.flink.dto;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
+import java.util.Map;
+
+/** {@code GET /jobs/:jid}: state, last state-change times, vertices and the plan (edges). */
+public record JobDetails(
+    String jid,
+    String name,
+    String state,
+    Map<String, Long> timestamps,
+    List<Vertex> vertices,
+    Plan plan) {
+
+  public record Vertex(
+      String id, String name, int parallelism, int maxParallelism, String status) {}
+
+  public record Plan(List<Node> nodes) {}
+
+  public record Node(String id, List<Input> inputs) {}
+
+  public record Input(String id, @JsonProperty("ship_strategy") String shipStrategy) {}
+}

@@ -1,0 +1,126 @@
+package io.ds2.flink;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ds2.model.estimate.DemandEstimator;
+import io.ds2.model.estimate.Ds2Model;
+import io.ds2.model.estimate.Estimate;
+import io.ds2.model.estimate.SourceDemand;
+import io.ds2.model.estimate.VertexEstimate;
+import io.ds2.model.graph.Vertex;
+import io.ds2.model.options.Ds2Options;
+import io.ds2.model.window.ObservationWindow;
+import io.ds2.model.window.VertexObservation;
+import io.ds2.workloads.JobSpec;
+import io.ds2.workloads.LocalFlinkCluster;
+import io.ds2.workloads.SampleJobs;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.flink.core.execution.JobClient;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The REST client against a real Flink MiniCluster running an under-provisioned job with controlled
+ * per-record costs: the estimate from one window must equal the closed-form oracle on every vertex,
+ * with demand given and with demand inferred from {@code pendingRecords}.
+ */
+class FlinkRestIntegrationTest {
+  private static final JobSpec SPEC = SampleJobs.ordersAndPayments();
+  private static LocalFlinkCluster cluster;
+  private static JobClient job;
+
+  @BeforeAll
+  static void startJob() throws Exception {
+    cluster = LocalFlinkCluster.start(4);
+    job = cluster.submit(SPEC);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (job != null) {
+      job.cancel().get();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  void estimateFromRealMetricsMatchesTheOracle() throws Exception {
+    FlinkRestClient client = new FlinkRestClient(cluster.restUrl(), Duration.ofSeconds(10));
+    JobLocator locator = new JobLocator(client);
+    String jobId =
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .ignoreException(FlinkRestException.class)
+            .until(() -> locator.locate(Optional.empty()).jid(), id -> id != null);
+    assertEquals(job.getJobID().toHexString(), jobId);
+
+    JobSampler sampler = new JobSampler(client, jobId, Clock.systemUTC());
+    JobTopology topology = sampler.topology();
+    assertEquals(5, topology.graph().topologicalOrder().size());
+    Vertex join = topology.graph().find("Join").orElseThrow();
+    assertEquals(2, topology.graph().inputsOf(join.id()).size(), "fan-in");
+    assertTrue(topology.graph().inputsOf(join.id()).get(0).keyed());
+
+    Ds2Options options =
+        Ds2Options.fromMap(Map.of("window", "12s", "warm-up", "5s", "sample-interval", "1s"));
+    WindowCollector collector =
+        new WindowCollector(
+            sampler,
+            Clock.systemUTC(),
+            d -> Thread.sleep(d.toMillis()),
+            options.window(),
+            options.warmUp(),
+            options.sampleInterval());
+    ObservationWindow window =
+        collector.collect(topology.graph(), Duration.ofSeconds(90), new NoProgress());
+
+    Map<String, SourceDemand> inferred = new HashMap<>();
+    Map<String, SourceDemand> given = new HashMap<>();
+    for (JobSpec.SourceSpec s : SPEC.sources()) {
+      Vertex v = topology.graph().find(JobSpec.vertexName(s.name(), true)).orElseThrow();
+      VertexObservation obs = window.vertex(v.id()).orElseThrow();
+      assertTrue(obs.backlog().isPresent(), "the generator reports pendingRecords");
+      inferred.put(v.id(), DemandEstimator.infer(obs, Optional.empty()));
+      given.put(v.id(), DemandEstimator.explicit(obs, s.schedule().rateAt(0)));
+      double rate = s.schedule().rateAt(0);
+      assertEquals(
+          rate, inferred.get(v.id()).targetRate(), rate * 0.05, "inferred demand of " + s.name());
+    }
+    Map<String, Integer> oracle = SPEC.oracle(0);
+    for (Map<String, SourceDemand> demands : java.util.List.of(inferred, given)) {
+      Estimate est = Ds2Model.estimate(topology.graph(), window, demands, options);
+      for (VertexEstimate v : est.vertices()) {
+        if (!v.source()) {
+          assertEquals(
+              oracle.get(v.name()),
+              v.recommendedParallelism(),
+              v.name()
+                  + " needs "
+                  + v.requiredParallelism()
+                  + " at "
+                  + v.targetInputRate()
+                  + " rec/s with "
+                  + v.trueProcessingRatePerInstance()
+                  + " per instance");
+        }
+      }
+    }
+  }
+
+  private static final class NoProgress implements WindowCollector.Listener {
+    @Override
+    public void waiting(Duration collected, Duration wanted, String status) {}
+
+    @Override
+    public void samplesDropped(String why) {}
+  }
+}

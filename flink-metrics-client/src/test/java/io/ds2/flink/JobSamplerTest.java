@@ -1,0 +1,119 @@
+package io.ds2.flink;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ds2.flink.FlinkRestException.Kind;
+import io.ds2.model.window.JobSample;
+import io.ds2.model.window.SubtaskSample;
+import java.net.InetAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import okhttp3.mockwebserver.Dispatcher;
+import okhttp3.mockwebserver.MockResponse;
+import okhttp3.mockwebserver.MockWebServer;
+import okhttp3.mockwebserver.RecordedRequest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The sampler's reading of Flink's metric answers, including broken values. */
+class JobSamplerTest {
+  private static final String DETAILS =
+      "{\"jid\":\"j\",\"name\":\"job\",\"state\":\"RUNNING\",\"timestamps\":{\"RUNNING\":1000},"
+          + "\"vertices\":[{\"id\":\"s\",\"name\":\"Source: S\",\"parallelism\":1,\"maxParallelism\":128,\"status\":\"RUNNING\"},"
+          + "{\"id\":\"w\",\"name\":\"Work\",\"parallelism\":2,\"maxParallelism\":128,\"status\":\"RUNNING\"}],"
+          + "\"plan\":{\"nodes\":[{\"id\":\"s\"},{\"id\":\"w\",\"inputs\":[{\"num\":0,\"id\":\"s\",\"ship_strategy\":\"HASH\"}]}]}}";
+  private static final String NAMES =
+      "[{\"id\":\"numRecordsIn\"},{\"id\":\"numRecordsOut\"},{\"id\":\"accumulateBusyTimeMs\"},"
+          + "{\"id\":\"accumulateIdleTimeMs\"},{\"id\":\"accumulateBackPressuredTimeMs\"},"
+          + "{\"id\":\"Source__S.pendingRecords\"},{\"id\":\"busyTimeMsPerSecond\"}]";
+  private final Map<String, String> bodies = new ConcurrentHashMap<>();
+  private MockWebServer server;
+  private JobSampler sampler;
+
+  @BeforeEach
+  void start() throws Exception {
+    server = new MockWebServer();
+    server.setDispatcher(
+        new Dispatcher() {
+          @Override
+          public MockResponse dispatch(RecordedRequest r) {
+            String path = r.getPath().split("\\?")[0];
+            String body = bodies.get(path);
+            return body == null
+                ? new MockResponse().setResponseCode(404).setBody("{\"errors\":[\"Not found\"]}")
+                : new MockResponse().setBody(body);
+          }
+        });
+    server.start(InetAddress.getLoopbackAddress(), 0);
+    sampler =
+        new JobSampler(
+            new FlinkRestClient(server.url("/").uri(), Duration.ofSeconds(2)),
+            "j",
+            Clock.systemUTC());
+    bodies.put("/jobs/j/vertices/s/subtasks/metrics", NAMES);
+    bodies.put("/jobs/j/vertices/w/subtasks/metrics", NAMES);
+    bodies.put("/jobs/j/metrics", "[{\"id\":\"numRestarts\",\"value\":\"0\"}]");
+    bodies.put(
+        "/jobs/j/vertices/s/metrics",
+        "[{\"id\":\"0.numRecordsOut\",\"value\":\"500\"},"
+            + "{\"id\":\"0.Source__S.pendingRecords\",\"value\":\"42\"}]");
+    bodies.put("/jobs/j", DETAILS);
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    server.shutdown();
+  }
+
+  @Test
+  void readsTopologyAndPerSubtaskCountersWithNaNAsMissing() {
+    bodies.put(
+        "/jobs/j/vertices/w/metrics",
+        "[{\"id\":\"0.numRecordsIn\",\"value\":\"100\"},{\"id\":\"0.accumulateBusyTimeMs\",\"value\":\"NaN\"},"
+            + "{\"id\":\"1.numRecordsIn\",\"value\":\"-5\"},{\"id\":\"1.accumulateBusyTimeMs\",\"value\":\"250.0\"}]");
+    JobTopology t = sampler.topology();
+    assertEquals(1, t.graph().inputsOf("w").size());
+    assertTrue(t.graph().inputsOf("w").get(0).keyed());
+    JobSample s = sampler.sample(t.graph());
+    SubtaskSample w0 = s.vertices().get("w").subtasks().get(0);
+    SubtaskSample w1 = s.vertices().get("w").subtasks().get(1);
+    assertEquals(100, w0.recordsIn().getAsDouble());
+    assertTrue(w0.busyTimeMs().isEmpty(), "NaN is missing, never 0");
+    assertTrue(w1.recordsIn().isEmpty(), "a negative counter is unusable");
+    assertEquals(250, w1.busyTimeMs().getAsDouble());
+    assertTrue(w0.recordsOut().isEmpty(), "absent stays absent");
+    assertEquals(42, s.vertices().get("s").pendingRecords().getAsDouble());
+    assertEquals(0, s.restarts().getAsLong());
+    assertEquals(1000, s.runningSince().toEpochMilli());
+  }
+
+  @Test
+  void nonNumericValueIsMalformedAndNamesTheMetric() {
+    bodies.put("/jobs/j/vertices/w/metrics", "[{\"id\":\"0.numRecordsIn\",\"value\":\"lots\"}]");
+    JobTopology t = sampler.topology();
+    FlinkRestException e = assertThrows(FlinkRestException.class, () -> sampler.sample(t.graph()));
+    assertEquals(Kind.MALFORMED_RESPONSE, e.kind());
+    assertTrue(
+        e.getMessage().contains("metric 0.numRecordsIn has non-numeric value 'lots'"),
+        e.getMessage());
+  }
+
+  @Test
+  void planWithAnEdgeToAnUnknownVertexIsMalformed() {
+    bodies.put(
+        "/jobs/j",
+        DETAILS.replace("\"id\":\"s\",\"ship_strategy\"", "\"id\":\"ghost\",\"ship_strategy\""));
+    FlinkRestException e = assertThrows(FlinkRestException.class, sampler::topology);
+    assertEquals(Kind.MALFORMED_RESPONSE, e.kind());
+    assertTrue(
+        e.getMessage()
+            .endsWith(
+                "job plan is not a valid DAG: edge ghost -> w refers to unknown vertex ghost"),
+        e.getMessage());
+  }
+}

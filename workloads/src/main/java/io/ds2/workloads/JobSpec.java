@@ -1,0 +1,126 @@
+package io.ds2.workloads;
+
+import io.ds2.workloads.source.RateSchedule;
+import io.ds2.workloads.source.RateSource;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * A job with controlled per-record costs, and the closed-form oracle of the parallelism each
+ * operator needs. Every source and operator becomes its own job vertex (chaining disabled) named as
+ * given; sources are named {@code Source: <name>} by Flink.
+ */
+public record JobSpec(String name, List<SourceSpec> sources, List<OperatorSpec> operators) {
+
+  /**
+   * A generator emitting {@code schedule}'s rate (records/s, whole vertex) on a wall-clock
+   * schedule, reporting {@code pendingRecords} = scheduled - emitted.
+   */
+  public record SourceSpec(String name, RateSchedule schedule, int parallelism) {}
+
+  /**
+   * An operator reading the union of {@code inputs} (names of sources or earlier operators).
+   *
+   * @param costMs per-record cost in ms at parallelism 1
+   * @param selectivity records emitted per record read
+   * @param keyed whether the input is partitioned by key ({@code HASH} edge)
+   * @param alpha sub-linear scaling: cost grows by {@code alpha} per extra instance
+   */
+  public record OperatorSpec(
+      String name,
+      List<String> inputs,
+      double costMs,
+      double selectivity,
+      int parallelism,
+      boolean keyed,
+      double alpha) {}
+
+  /** Flink's name for the vertex of a source or operator of this spec. */
+  public static String vertexName(String specName, boolean source) {
+    return source ? "Source: " + specName : specName;
+  }
+
+  void build(StreamExecutionEnvironment env) {
+    Map<String, DataStream<Long>> streams = new HashMap<>();
+    for (SourceSpec s : sources) {
+      streams.put(
+          s.name(),
+          env.fromSource(new RateSource(s.schedule()), WatermarkStrategy.noWatermarks(), s.name())
+              .uid("source-" + s.name())
+              .setParallelism(s.parallelism()));
+    }
+    for (OperatorSpec op : operators) {
+      DataStream<Long> in = streams.get(op.inputs().get(0));
+      for (String other : op.inputs().subList(1, op.inputs().size())) {
+        in = in.union(streams.get(other));
+      }
+      CostlyOperator fn = new CostlyOperator(op.costMs(), op.selectivity(), op.alpha());
+      DataStream<Long> out =
+          (op.keyed() ? in.keyBy(v -> v % 4096).flatMap(fn) : in.flatMap(fn))
+              .name(op.name())
+              .uid("op-" + op.name())
+              .setParallelism(op.parallelism())
+              .disableChaining();
+      streams.put(op.name(), out);
+    }
+  }
+
+  /**
+   * The smallest parallelism per operator vertex name that sustains the sources' rates at {@code
+   * secondsIntoSchedule}: pi = smallest p with r c (1 + alpha (p - 1)) <= p.
+   */
+  public Map<String, Integer> oracle(double secondsIntoSchedule) {
+    Map<String, Double> outRate = new HashMap<>();
+    for (SourceSpec s : sources) {
+      outRate.put(s.name(), s.schedule().rateAt(secondsIntoSchedule));
+    }
+    Map<String, Integer> result = new LinkedHashMap<>();
+    for (OperatorSpec op : operators) {
+      double in = op.inputs().stream().mapToDouble(outRate::get).sum();
+      outRate.put(op.name(), in * op.selectivity());
+      double load = in * op.costMs() / 1000;
+      int p = Math.max(1, (int) Math.ceil(load));
+      while (load * (1 + op.alpha() * (p - 1)) > p) {
+        p++;
+      }
+      result.put(vertexName(op.name(), false), p);
+    }
+    return result;
+  }
+
+  /** Input rate of every operator at {@code secondsIntoSchedule}, by vertex name. */
+  public Map<String, Double> inputRates(double secondsIntoSchedule) {
+    Map<String, Double> outRate = new HashMap<>();
+    sources.forEach(s -> outRate.put(s.name(), s.schedule().rateAt(secondsIntoSchedule)));
+    Map<String, Double> result = new LinkedHashMap<>();
+    for (OperatorSpec op : operators) {
+      double in = op.inputs().stream().mapToDouble(outRate::get).sum();
+      outRate.put(op.name(), in * op.selectivity());
+      result.put(op.name(), in);
+    }
+    return result;
+  }
+
+  /** A copy with every operator's initial parallelism replaced. */
+  public JobSpec withParallelism(Map<String, Integer> parallelism) {
+    List<OperatorSpec> ops = new ArrayList<>();
+    for (OperatorSpec op : operators) {
+      ops.add(
+          new OperatorSpec(
+              op.name(),
+              op.inputs(),
+              op.costMs(),
+              op.selectivity(),
+              parallelism.getOrDefault(op.name(), op.parallelism()),
+              op.keyed(),
+              op.alpha()));
+    }
+    return new JobSpec(name, sources, ops);
+  }
+}

@@ -1,0 +1,82 @@
+package io.ds2.workloads;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * An in-process Flink cluster with its REST endpoint on a free loopback port, the adaptive
+ * scheduler (REST rescale) and a 1 s metric fetch interval. Used by the demo and by tests.
+ */
+public final class LocalFlinkCluster implements AutoCloseable {
+  private final MiniCluster cluster;
+  private final int restPort;
+
+  private LocalFlinkCluster(MiniCluster cluster, int restPort) {
+    this.cluster = cluster;
+    this.restPort = restPort;
+  }
+
+  /** Starts 2 TaskManagers with {@code slotsPerTaskManager} slots each. */
+  public static LocalFlinkCluster start(int slotsPerTaskManager) throws Exception {
+    int port = freePort();
+    Map<String, String> conf = new HashMap<>();
+    conf.put("rest.address", "127.0.0.1");
+    conf.put("rest.bind-address", "127.0.0.1");
+    conf.put("rest.port", String.valueOf(port));
+    conf.put("rest.bind-port", String.valueOf(port));
+    conf.put("jobmanager.bind-host", "127.0.0.1");
+    conf.put("taskmanager.bind-host", "127.0.0.1");
+    conf.put("taskmanager.host", "127.0.0.1");
+    conf.put("jobmanager.scheduler", "adaptive");
+    conf.put("metrics.fetcher.update-interval", "1000");
+    // Short cooldowns so a rescale takes effect in seconds (1.20 and 2.x key names).
+    conf.put("jobmanager.adaptive-scheduler.scaling-interval.min", "1 s");
+    conf.put("jobmanager.adaptive-scheduler.resource-stabilization-timeout", "1 s");
+    conf.put("jobmanager.adaptive-scheduler.executing.cooldown-after-rescaling", "1 s");
+    conf.put("jobmanager.adaptive-scheduler.executing.resource-stabilization-timeout", "1 s");
+    conf.put("jobmanager.adaptive-scheduler.submission.resource-stabilization-timeout", "1 s");
+    conf.put("taskmanager.memory.network.min", "128 mb");
+    conf.put("taskmanager.memory.network.max", "128 mb");
+    MiniClusterConfiguration cfg =
+        new MiniClusterConfiguration.Builder()
+            .setConfiguration(Configuration.fromMap(conf))
+            .setNumTaskManagers(2)
+            .setNumSlotsPerTaskManager(slotsPerTaskManager)
+            .build();
+    MiniCluster cluster = new MiniCluster(cfg);
+    cluster.start();
+    return new LocalFlinkCluster(cluster, port);
+  }
+
+  public URI restUrl() {
+    return URI.create("http://127.0.0.1:" + restPort);
+  }
+
+  /** Builds the job described by {@code spec} and submits it; returns once it is accepted. */
+  public JobClient submit(JobSpec spec) throws Exception {
+    StreamExecutionEnvironment env =
+        StreamExecutionEnvironment.createRemoteEnvironment("127.0.0.1", restPort);
+    spec.build(env);
+    return env.executeAsync(spec.name());
+  }
+
+  @Override
+  public void close() throws Exception {
+    cluster.close();
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+}
