@@ -5,6 +5,7 @@ import io.ds2.model.graph.JobGraph;
 import io.ds2.model.window.JobSample;
 import io.ds2.model.window.ObservationWindow;
 import io.ds2.model.window.WindowBuilder;
+import io.ds2.model.window.WindowProblem;
 import io.ds2.model.window.WindowResult;
 import java.time.Clock;
 import java.time.Duration;
@@ -24,7 +25,8 @@ public final class WindowCollector {
   public interface Listener {
     void waiting(Duration collected, Duration wanted, String status);
 
-    void samplesDropped(String why);
+    /** The samples so far were dropped and collection starts again. */
+    void samplesDropped(WindowProblem problem, String detail);
   }
 
   /** Pauses between polls; injectable so tests and the loop can stop it. */
@@ -79,7 +81,7 @@ public final class WindowCollector {
       WindowResult.NotReady notReady = (WindowResult.NotReady) r;
       lastProblem = notReady.detail();
       if (notReady.problem().invalidatesSamples()) {
-        listener.samplesDropped(notReady.detail());
+        listener.samplesDropped(notReady.problem(), notReady.detail());
         samples.clear();
       }
       Duration collected =

@@ -121,6 +121,6 @@ class FlinkRestIntegrationTest {
     public void waiting(Duration collected, Duration wanted, String status) {}
 
     @Override
-    public void samplesDropped(String why) {}
+    public void samplesDropped(io.ds2.model.window.WindowProblem problem, String detail) {}
   }
 }

@@ -27,8 +27,9 @@ public final class DemandEstimator {
   }
 
   /**
-   * Infers demand: with a backlog metric, observed output + backlog growth (+ the standing backlog
-   * spread over {@code catchUp}); without one, observed output extrapolated by back-pressure.
+   * Infers demand: with a backlog metric, the arrival rate (emitted + backlog growth, fitted over
+   * the window) plus the standing backlog spread over {@code catchUp}; without one, observed output
+   * extrapolated by back-pressure.
    */
   public static SourceDemand infer(VertexObservation source, Optional<Duration> catchUp) {
     double observed = source.observedOutputRate();
@@ -39,7 +40,7 @@ public final class DemandEstimator {
           catchUp
               .map(d -> OptionalDouble.of(Math.max(0, b.pendingAtEnd()) / (d.toMillis() / 1000.0)))
               .orElse(empty());
-      double target = Math.max(0, observed + b.growthPerSecond() + catchUpRate.orElse(0));
+      double target = Math.max(0, b.arrivalRate() + catchUpRate.orElse(0));
       return new SourceDemand(
           source.vertexId(),
           target,

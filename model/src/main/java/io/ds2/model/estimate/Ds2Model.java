@@ -73,7 +73,8 @@ public final class Ds2Model {
         v.maxParallelism(),
         OptionalDouble.empty(),
         OptionalDouble.of(d.targetRate()),
-        obs.trueOutputRatePerInstance(),
+        // Sources under-report busy time (fetch threads are not counted): no true rate shown.
+        OptionalDouble.empty(),
         OptionalDouble.empty(),
         OptionalDouble.empty(),
         obs.parallelism(),

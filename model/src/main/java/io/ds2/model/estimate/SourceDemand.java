@@ -22,7 +22,7 @@ public record SourceDemand(
   public enum Basis {
     /** Given by the user ({@code --source-rate}). */
     EXPLICIT,
-    /** Observed output + backlog growth (+ catch-up): what arrives at the source's input. */
+    /** Arrival rate = output + backlog growth (+ catch-up): what arrives at the source's input. */
     BACKLOG,
     /**
      * No backlog metric: observed output scaled by 1 / (1 - back-pressured ratio), the rate the

@@ -44,7 +44,7 @@ public record Ds2Options(
           new OptionSpec(
               WINDOW,
               "30s",
-              "Length of one observation window; rates are counter deltas over it (>= 10s)."),
+              "Length of one observation window; rates are counter deltas over it (10s or more)."),
           new OptionSpec(
               WARM_UP,
               "30s",
@@ -116,6 +116,15 @@ public record Ds2Options(
       }
       v.put(e.getKey(), e.getValue());
     }
+    try {
+      return build(v);
+    } catch (InvalidOptionException e) {
+      // Range checks see parsed values; tell the user what they typed.
+      throw new InvalidOptionException(e.option(), v.get(e.option()), e.rule());
+    }
+  }
+
+  private static Ds2Options build(Map<String, String> v) {
     return new Ds2Options(
         parse(v, WINDOW, Durations::parse),
         parse(v, WARM_UP, Durations::parse),

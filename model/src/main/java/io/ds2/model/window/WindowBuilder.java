@@ -51,6 +51,16 @@ public final class WindowBuilder {
         return problem.get();
       }
     }
+    // Every sample, not just the window's ends: a missing or NaN metric is reported at once,
+    // even while the store has not refreshed enough for a window to form.
+    for (JobSample s : samples) {
+      for (Vertex v : graph.topologicalOrder()) {
+        WindowResult.NotReady missing = checkRequired(graph, v, s);
+        if (missing != null) {
+          return missing;
+        }
+      }
+    }
     List<JobSample> points = changePoints(samples);
     // The first distinct values may have been in the store long before the first poll: their
     // time is unknown, so start at the next change point when there is one to spare.
@@ -76,10 +86,6 @@ public final class WindowBuilder {
     }
     Map<String, VertexObservation> observations = new LinkedHashMap<>();
     for (Vertex v : graph.topologicalOrder()) {
-      WindowResult.NotReady missing = checkRequired(graph, v, start, end);
-      if (missing != null) {
-        return missing;
-      }
       Optional<VertexObservation> obs = observe(v.id(), start, end, points);
       if (obs.isEmpty()) {
         return notReady(
@@ -149,23 +155,20 @@ public final class WindowBuilder {
     return Optional.empty();
   }
 
-  private static WindowResult.NotReady checkRequired(
-      JobGraph graph, Vertex v, JobSample start, JobSample end) {
+  private static WindowResult.NotReady checkRequired(JobGraph graph, Vertex v, JobSample s) {
     Counter[] required = graph.isSource(v.id()) ? REQUIRED_FOR_ALL : REQUIRED_FOR_OPERATORS;
-    for (JobSample s : List.of(start, end)) {
-      for (SubtaskSample st : s.vertices().get(v.id()).subtasks()) {
-        for (Counter c : required) {
-          if (st.get(c).isEmpty()) {
-            return notReady(
-                WindowProblem.METRIC_MISSING,
-                c.flinkName()
-                    + " of vertex "
-                    + v.name()
-                    + " subtask "
-                    + st.subtask()
-                    + " is missing or NaN at "
-                    + s.time());
-          }
+    for (SubtaskSample st : s.vertices().get(v.id()).subtasks()) {
+      for (Counter c : required) {
+        if (st.get(c).isEmpty()) {
+          return notReady(
+              WindowProblem.METRIC_MISSING,
+              c.flinkName()
+                  + " of vertex "
+                  + v.name()
+                  + " subtask "
+                  + st.subtask()
+                  + " is missing or NaN at "
+                  + s.time());
         }
       }
     }
@@ -213,42 +216,47 @@ public final class WindowBuilder {
             id,
             a.parallelism(),
             seconds,
-            sum(deltas, Counter.RECORDS_IN).orElse(0),
-            sum(deltas, Counter.RECORDS_OUT).orElse(0),
-            sum(deltas, Counter.BUSY_TIME_MS),
-            sum(deltas, Counter.IDLE_TIME_MS),
-            sum(deltas, Counter.BACK_PRESSURED_TIME_MS),
+            sumOf(deltas, Counter.RECORDS_IN).orElse(0),
+            sumOf(deltas, Counter.RECORDS_OUT).orElse(0),
+            sumOf(deltas, Counter.BUSY_TIME_MS),
+            sumOf(deltas, Counter.IDLE_TIME_MS),
+            sumOf(deltas, Counter.BACK_PRESSURED_TIME_MS),
             deltas,
             backlog(id, start, points)));
   }
 
-  private static OptionalDouble sum(List<SubtaskSample> deltas, Counter c) {
-    double total = 0;
-    for (SubtaskSample d : deltas) {
-      OptionalDouble v = d.get(c);
-      if (v.isEmpty()) {
-        return OptionalDouble.empty();
-      }
-      total += v.getAsDouble();
-    }
-    return OptionalDouble.of(total);
-  }
-
   private static Optional<Backlog> backlog(String id, JobSample start, List<JobSample> points) {
     // Points are change points of the whole job, so equal readings here are real readings.
-    SimpleRegression fit = new SimpleRegression();
+    SimpleRegression pending = new SimpleRegression();
+    SimpleRegression arrived = new SimpleRegression();
     double last = 0;
     for (JobSample p : points) {
-      OptionalDouble pending = p.vertices().get(id).pendingRecords();
-      if (pending.isPresent()) {
-        last = pending.getAsDouble();
-        fit.addData(Duration.between(start.time(), p.time()).toNanos() / 1e9, last);
+      VertexSample v = p.vertices().get(id);
+      OptionalDouble out = sumOf(v.subtasks(), Counter.RECORDS_OUT);
+      if (v.pendingRecords().isEmpty() || out.isEmpty()) {
+        continue;
       }
+      double t = Duration.between(start.time(), p.time()).toNanos() / 1e9;
+      last = v.pendingRecords().getAsDouble();
+      pending.addData(t, last);
+      arrived.addData(t, last + out.getAsDouble());
     }
-    if (fit.getN() < 2) {
+    if (pending.getN() < 2) {
       return Optional.empty();
     }
-    return Optional.of(new Backlog(last, fit.getSlope(), (int) fit.getN()));
+    return Optional.of(
+        new Backlog(last, pending.getSlope(), arrived.getSlope(), (int) pending.getN()));
+  }
+
+  private static OptionalDouble sumOf(List<SubtaskSample> subtasks, Counter c) {
+    double total = 0;
+    for (SubtaskSample s : subtasks) {
+      if (s.get(c).isEmpty()) {
+        return OptionalDouble.empty();
+      }
+      total += s.get(c).getAsDouble();
+    }
+    return OptionalDouble.of(total);
   }
 
   private static WindowResult.NotReady notReady(WindowProblem problem, String detail) {

@@ -13,7 +13,8 @@ class DemandEstimatorTest {
   void backlogGrowthAddsToObservedOutput() {
     // Emitted 3000 in 10 s (300/s) while the backlog grew by 200/s: demand 500/s.
     Observations o =
-        new Observations(10).source("s", 1, 3000, 6000, Optional.of(new Backlog(2000, 200, 6)));
+        new Observations(10)
+            .source("s", 1, 3000, 6000, Optional.of(new Backlog(2000, 200, 500, 6)));
     SourceDemand d = DemandEstimator.infer(o.get("s"), Optional.empty());
     assertEquals(SourceDemand.Basis.BACKLOG, d.basis());
     assertEquals(500, d.targetRate(), 1e-9);
@@ -25,7 +26,7 @@ class DemandEstimatorTest {
   void catchUpDrainsTheStandingBacklogWithinTheGivenTime() {
     // 300/s out, backlog flat at 6000: draining it in 60 s adds 100/s.
     Observations o =
-        new Observations(10).source("s", 1, 3000, 0, Optional.of(new Backlog(6000, 0, 6)));
+        new Observations(10).source("s", 1, 3000, 0, Optional.of(new Backlog(6000, 0, 300, 6)));
     SourceDemand d = DemandEstimator.infer(o.get("s"), Optional.of(Duration.ofMinutes(1)));
     assertEquals(400, d.targetRate(), 1e-9);
     assertEquals(100, d.catchUpRate().getAsDouble(), 1e-9);
@@ -34,7 +35,7 @@ class DemandEstimatorTest {
   @Test
   void shrinkingBacklogMeansDemandBelowOutput() {
     Observations o =
-        new Observations(10).source("s", 1, 3000, 0, Optional.of(new Backlog(100, -50, 6)));
+        new Observations(10).source("s", 1, 3000, 0, Optional.of(new Backlog(100, -50, 250, 6)));
     assertEquals(250, DemandEstimator.infer(o.get("s"), Optional.empty()).targetRate(), 1e-9);
   }
 
@@ -58,7 +59,7 @@ class DemandEstimatorTest {
   @Test
   void explicitDemandWins() {
     Observations o =
-        new Observations(10).source("s", 1, 3000, 0, Optional.of(new Backlog(0, 999, 3)));
+        new Observations(10).source("s", 1, 3000, 0, Optional.of(new Backlog(0, 999, 1299, 3)));
     SourceDemand d = DemandEstimator.explicit(o.get("s"), 1234);
     assertEquals(SourceDemand.Basis.EXPLICIT, d.basis());
     assertEquals(1234, d.targetRate(), 1e-9);

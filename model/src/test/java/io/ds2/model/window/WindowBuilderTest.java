@@ -79,6 +79,7 @@ class WindowBuilderTest {
     assertEquals(100, s.observedOutputRate(), 1e-9);
     Backlog b = s.backlog().orElseThrow();
     assertEquals(50, b.growthPerSecond(), 1e-9);
+    assertEquals(150, b.arrivalRate(), 1e-9);
     assertEquals(4, b.points());
   }
 

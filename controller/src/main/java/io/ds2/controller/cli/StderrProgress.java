@@ -1,0 +1,62 @@
+package io.ds2.controller.cli;
+
+import io.ds2.flink.WindowCollector;
+import io.ds2.model.window.WindowProblem;
+import java.io.PrintWriter;
+import java.time.Duration;
+
+/**
+ * Shows window progress on one rewritten stderr line, and why collection restarted (once per
+ * distinct problem), when a person is watching a terminal. Otherwise stderr stays quiet: a failure
+ * ends in one error line that already names the last problem.
+ */
+final class StderrProgress implements WindowCollector.Listener {
+  private final PrintWriter err;
+  private final boolean terminal;
+  private boolean lineOpen;
+  private WindowProblem lastNoted;
+
+  StderrProgress(PrintWriter err) {
+    this(err, System.console() != null);
+  }
+
+  StderrProgress(PrintWriter err, boolean terminal) {
+    this.err = err;
+    this.terminal = terminal;
+  }
+
+  @Override
+  public void waiting(Duration collected, Duration wanted, String status) {
+    if (terminal) {
+      err.printf(
+          "\rcollecting metrics: %d/%d s (%s)\u001b[K",
+          collected.toSeconds(), wanted.toSeconds(), status);
+      err.flush();
+      lineOpen = true;
+    }
+  }
+
+  @Override
+  public void samplesDropped(WindowProblem problem, String detail) {
+    if (!terminal || problem == lastNoted) {
+      return;
+    }
+    lastNoted = problem;
+    if (lineOpen) {
+      err.println();
+      lineOpen = false;
+    }
+    err.println("note: starting the window again: " + detail);
+    err.flush();
+  }
+
+  /** Clears the progress line once a window is complete. */
+  void done() {
+    lastNoted = null;
+    if (lineOpen) {
+      err.print("\r\u001b[K");
+      err.flush();
+      lineOpen = false;
+    }
+  }
+}

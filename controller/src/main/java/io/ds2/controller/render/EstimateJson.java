@@ -1,0 +1,83 @@
+package io.ds2.controller.render;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ds2.flink.JobTopology;
+import io.ds2.model.estimate.Estimate;
+import io.ds2.model.estimate.Reason;
+import io.ds2.model.estimate.SourceDemand;
+import io.ds2.model.estimate.VertexEstimate;
+import io.ds2.model.window.VertexObservation;
+import java.util.OptionalDouble;
+
+/**
+ * An estimate as JSON, field by field from the typed result: every number the recommendation was
+ * derived from, {@code null} where a value is unknown.
+ */
+public final class EstimateJson {
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  private EstimateJson() {}
+
+  public static String render(JobTopology topology, Estimate estimate) {
+    return toNode(topology, estimate).toString();
+  }
+
+  public static ObjectNode toNode(JobTopology topology, Estimate estimate) {
+    ObjectNode root = MAPPER.createObjectNode();
+    root.put("jobId", topology.jobId());
+    root.put("jobName", topology.jobName());
+    ObjectNode window = root.putObject("window");
+    window.put("start", estimate.window().start().toString());
+    window.put("end", estimate.window().end().toString());
+    window.put("seconds", estimate.window().length().toMillis() / 1000.0);
+    root.put("targetUtilization", estimate.targetUtilization());
+    root.put("complete", estimate.complete());
+    ArrayNode vertices = root.putArray("vertices");
+    for (VertexEstimate v : estimate.vertices()) {
+      ObjectNode n = vertices.addObject();
+      n.put("id", v.vertexId());
+      n.put("name", v.name());
+      n.put("source", v.source());
+      n.put("determined", v.determined());
+      n.put("currentParallelism", v.currentParallelism());
+      n.put("recommendedParallelism", v.recommendedParallelism());
+      n.put("maxParallelism", v.maxParallelism());
+      put(n, "trueProcessingRatePerInstance", v.trueProcessingRatePerInstance());
+      put(n, "selectivity", v.selectivity());
+      put(n, "targetInputRate", v.targetInputRate());
+      put(n, "targetOutputRate", v.targetOutputRate());
+      put(n, "requiredParallelism", v.requiredParallelism());
+      VertexObservation obs = estimate.window().vertex(v.vertexId()).orElseThrow();
+      ObjectNode observed = n.putObject("observed");
+      observed.put("inputRate", obs.observedInputRate());
+      observed.put("outputRate", obs.observedOutputRate());
+      put(observed, "busyRatio", obs.busyRatio());
+      put(observed, "backPressuredRatio", obs.backPressuredRatio());
+      obs.backlog().ifPresent(b -> observed.put("pendingRecords", b.pendingAtEnd()));
+      SourceDemand d = estimate.demands().get(v.vertexId());
+      if (d != null) {
+        ObjectNode demand = n.putObject("demand");
+        demand.put("targetRate", d.targetRate());
+        demand.put("basis", d.basis().name());
+        demand.put("observedOutputRate", d.observedOutputRate());
+        put(demand, "backlogGrowthRate", d.backlogGrowthRate());
+        put(demand, "catchUpRate", d.catchUpRate());
+      }
+      ArrayNode reasons = n.putArray("reasons");
+      for (Reason r : v.reasons()) {
+        reasons.addObject().put("code", r.code().name()).put("message", r.message());
+      }
+    }
+    return root;
+  }
+
+  private static void put(ObjectNode n, String field, OptionalDouble value) {
+    if (value.isPresent()) {
+      n.put(field, value.getAsDouble());
+    } else {
+      n.putNull(field);
+    }
+  }
+}

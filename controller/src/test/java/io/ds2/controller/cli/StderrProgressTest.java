@@ -1,0 +1,37 @@
+package io.ds2.controller.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.ds2.model.window.WindowProblem;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class StderrProgressTest {
+  @Test
+  void onATerminalEachDistinctProblemIsNotedOnce() {
+    StringWriter text = new StringWriter();
+    StderrProgress p = new StderrProgress(new PrintWriter(text), true);
+    p.samplesDropped(WindowProblem.METRIC_MISSING, "busy NaN at t1");
+    p.samplesDropped(WindowProblem.METRIC_MISSING, "busy NaN at t2");
+    p.samplesDropped(WindowProblem.RESTARTED, "job restarted at t3");
+    p.waiting(Duration.ofSeconds(3), Duration.ofSeconds(30), "window has 3 s of 30 s");
+    p.done();
+    assertEquals(
+        "note: starting the window again: busy NaN at t1\n"
+            + "note: starting the window again: job restarted at t3\n"
+            + "\rcollecting metrics: 3/30 s (window has 3 s of 30 s)\u001b[K\r\u001b[K",
+        text.toString().replace(System.lineSeparator(), "\n"));
+  }
+
+  @Test
+  void withoutATerminalNothingIsPrinted() {
+    StringWriter text = new StringWriter();
+    StderrProgress p = new StderrProgress(new PrintWriter(text), false);
+    p.samplesDropped(WindowProblem.RESTARTED, "job restarted");
+    p.waiting(Duration.ofSeconds(3), Duration.ofSeconds(30), "filling");
+    p.done();
+    assertEquals("", text.toString());
+  }
+}

@@ -1,0 +1,18 @@
+package io.ds2.controller.render;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** The README's option table is the one generated from the options class. */
+class OptionsTableTest {
+  @Test
+  void readmeListsEveryOptionAsDocumented() throws Exception {
+    String readme = Files.readString(Path.of("..", "README.md"));
+    assertTrue(
+        readme.contains(OptionsTable.markdown()),
+        "README.md must contain the output of 'bin/ds2 options':\n" + OptionsTable.markdown());
+  }
+}
