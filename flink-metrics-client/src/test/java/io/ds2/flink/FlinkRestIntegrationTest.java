@@ -93,7 +93,7 @@ class FlinkRestIntegrationTest {
       given.put(v.id(), DemandEstimator.explicit(obs, s.schedule().rateAt(0)));
       double rate = s.schedule().rateAt(0);
       assertEquals(
-          rate, inferred.get(v.id()).targetRate(), rate * 0.05, "inferred demand of " + s.name());
+          rate, inferred.get(v.id()).targetRate(), rate * 0.01, "inferred demand of " + s.name());
     }
     Map<String, Integer> oracle = SPEC.oracle(0);
     for (Map<String, SourceDemand> demands : java.util.List.of(inferred, given)) {

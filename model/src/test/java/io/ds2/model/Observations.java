@@ -58,6 +58,7 @@ public final class Observations {
         id,
         p,
         seconds,
+        io.ds2.model.window.TimeBase.TASK_TIME,
         in,
         out,
         OptionalDouble.of(busyMs),

@@ -51,6 +51,8 @@ public final class EstimateJson {
       put(n, "requiredParallelism", v.requiredParallelism());
       VertexObservation obs = estimate.window().vertex(v.vertexId()).orElseThrow();
       ObjectNode observed = n.putObject("observed");
+      observed.put("seconds", obs.seconds());
+      observed.put("timeBase", obs.timeBase().name());
       observed.put("inputRate", obs.observedInputRate());
       observed.put("outputRate", obs.observedOutputRate());
       put(observed, "busyRatio", obs.busyRatio());

@@ -104,7 +104,7 @@ class RecommendEndToEndTest {
       }
     }
     assertEquals("BACKLOG", orders.get("demand").get("basis").asText());
-    assertEquals(400, orders.get("demand").get("targetRate").asDouble(), 400 * 0.05);
+    assertEquals(400, orders.get("demand").get("targetRate").asDouble(), 400 * 0.01);
   }
 
   @Test

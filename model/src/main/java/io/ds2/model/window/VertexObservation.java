@@ -9,7 +9,8 @@ import java.util.OptionalDouble;
  * deltas, and the backlog for a source that reports one. Rates derive from these (DS2, OSDI'18:
  * true rate = records / useful time, with Flink's busy time as useful time).
  *
- * @param seconds the window's length
+ * @param seconds the window's length for this vertex
+ * @param timeBase the clock that measured {@code seconds}
  * @param busyTimeMs busy time summed over subtasks; empty if Flink did not report it
  * @param subtaskDeltas per-subtask counter deltas over the window
  */
@@ -17,6 +18,7 @@ public record VertexObservation(
     String vertexId,
     int parallelism,
     double seconds,
+    TimeBase timeBase,
     double recordsIn,
     double recordsOut,
     OptionalDouble busyTimeMs,

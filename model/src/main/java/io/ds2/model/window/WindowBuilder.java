@@ -210,12 +210,13 @@ public final class WindowBuilder {
       }
       deltas.add(new SubtaskSample(sa.subtask(), d[0], d[1], d[2], d[3], d[4]));
     }
-    double seconds = Duration.between(start.time(), end.time()).toNanos() / 1e9;
+    TaskClock.Elapsed elapsed = TaskClock.between(a, b, pollSeconds(start, end));
     return Optional.of(
         new VertexObservation(
             id,
             a.parallelism(),
-            seconds,
+            elapsed.seconds(),
+            elapsed.base(),
             sumOf(deltas, Counter.RECORDS_IN).orElse(0),
             sumOf(deltas, Counter.RECORDS_OUT).orElse(0),
             sumOf(deltas, Counter.BUSY_TIME_MS),
@@ -229,6 +230,7 @@ public final class WindowBuilder {
     // Points are change points of the whole job, so equal readings here are real readings.
     SimpleRegression pending = new SimpleRegression();
     SimpleRegression arrived = new SimpleRegression();
+    VertexSample first = start.vertices().get(id);
     double last = 0;
     for (JobSample p : points) {
       VertexSample v = p.vertices().get(id);
@@ -236,7 +238,7 @@ public final class WindowBuilder {
       if (v.pendingRecords().isEmpty() || out.isEmpty()) {
         continue;
       }
-      double t = Duration.between(start.time(), p.time()).toNanos() / 1e9;
+      double t = TaskClock.between(first, v, pollSeconds(start, p)).seconds();
       last = v.pendingRecords().getAsDouble();
       pending.addData(t, last);
       arrived.addData(t, last + out.getAsDouble());
@@ -246,6 +248,10 @@ public final class WindowBuilder {
     }
     return Optional.of(
         new Backlog(last, pending.getSlope(), arrived.getSlope(), (int) pending.getN()));
+  }
+
+  private static double pollSeconds(JobSample from, JobSample to) {
+    return Duration.between(from.time(), to.time()).toNanos() / 1e9;
   }
 
   private static OptionalDouble sumOf(List<SubtaskSample> subtasks, Counter c) {

@@ -84,6 +84,55 @@ class WindowBuilderTest {
   }
 
   @Test
+  void flinkTaskTimeTimesTheWindowDespitePollJitter() {
+    // Refreshes every 1 s of task time, but each is first seen 0-900 ms late by the poller.
+    List<JobSample> samples = new ArrayList<>();
+    long[] lateMs = {0, 900, 100, 800, 50, 700, 300, 0, 900, 200, 600, 100, 900, 0, 400, 850};
+    for (int k = 0; k < lateMs.length; k++) {
+      samples.add(
+          sample(T0.plusMillis(k * 1000L + lateMs[k]), T0.minusSeconds(200), 100 + k, "RUNNING"));
+    }
+    ObservationWindow w =
+        assertInstanceOf(WindowResult.Ready.class, builder.build(GRAPH, samples)).window();
+    VertexObservation s = w.vertex("s").orElseThrow();
+    assertEquals(TimeBase.TASK_TIME, s.timeBase());
+    assertEquals(14, s.seconds(), 1e-9);
+    assertEquals(100, s.observedOutputRate(), 1e-9);
+    assertEquals(150, s.backlog().orElseThrow().arrivalRate(), 1e-9);
+    assertEquals(100, w.vertex("a").orElseThrow().observedInputRate(), 1e-9);
+  }
+
+  @Test
+  void withoutTimeCountersPollTimeIsUsed() {
+    List<JobSample> samples = new ArrayList<>();
+    for (JobSample js : polls(22, 5)) {
+      Map<String, VertexSample> v = new LinkedHashMap<>();
+      for (VertexSample vs : js.vertices().values()) {
+        List<SubtaskSample> sub = new ArrayList<>();
+        for (SubtaskSample st : vs.subtasks()) {
+          sub.add(
+              new SubtaskSample(
+                  st.subtask(),
+                  st.recordsIn(),
+                  st.recordsOut(),
+                  st.busyTimeMs(),
+                  OptionalDouble.empty(),
+                  OptionalDouble.empty()));
+        }
+        v.put(
+            vs.vertexId(),
+            new VertexSample(
+                vs.vertexId(), vs.status(), vs.parallelism(), sub, vs.pendingRecords()));
+      }
+      samples.add(new JobSample(js.time(), js.jobState(), js.runningSince(), js.restarts(), v));
+    }
+    ObservationWindow w =
+        assertInstanceOf(WindowResult.Ready.class, builder.build(GRAPH, samples)).window();
+    assertEquals(TimeBase.POLL_TIME, w.vertex("a").orElseThrow().timeBase());
+    assertEquals(15, w.vertex("a").orElseThrow().seconds(), 1e-9);
+  }
+
+  @Test
   void tooShortUntilEnoughChangePoints() {
     assertProblem(builder.build(GRAPH, polls(9, 1)), WindowProblem.TOO_SHORT);
     assertProblem(builder.build(GRAPH, polls(0, 1)), WindowProblem.TOO_FEW_SAMPLES);
