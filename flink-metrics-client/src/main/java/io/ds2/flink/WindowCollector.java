@@ -2,6 +2,7 @@ package io.ds2.flink;
 
 import io.ds2.flink.FlinkRestException.Kind;
 import io.ds2.model.graph.JobGraph;
+import io.ds2.model.options.Ds2Options;
 import io.ds2.model.window.JobSample;
 import io.ds2.model.window.ObservationWindow;
 import io.ds2.model.window.WindowBuilder;
@@ -55,6 +56,25 @@ public final class WindowCollector {
     this.sleeper = sleeper;
     this.window = window;
     this.sampleInterval = sampleInterval;
+  }
+
+  /** A collector on the system clock, sleeping between polls, with the windows of {@code o}. */
+  public static WindowCollector live(JobSampler sampler, Ds2Options o) {
+    return new WindowCollector(
+        sampler,
+        Clock.systemUTC(),
+        d -> Thread.sleep(d.toMillis()),
+        o.window(),
+        o.warmUp(),
+        o.sampleInterval());
+  }
+
+  /**
+   * The longest a window may take: a warm-up and two windows (so one restart inside is survivable)
+   * plus a few polls of slack. Bounded, so broken metrics end in an error.
+   */
+  public static Duration maxWait(Ds2Options o) {
+    return o.warmUp().plus(o.window().multipliedBy(2)).plus(o.sampleInterval().multipliedBy(10));
   }
 
   /**

@@ -72,14 +72,7 @@ class FlinkRestIntegrationTest {
 
     Ds2Options options =
         Ds2Options.fromMap(Map.of("window", "12s", "warm-up", "5s", "sample-interval", "1s"));
-    WindowCollector collector =
-        new WindowCollector(
-            sampler,
-            Clock.systemUTC(),
-            d -> Thread.sleep(d.toMillis()),
-            options.window(),
-            options.warmUp(),
-            options.sampleInterval());
+    WindowCollector collector = WindowCollector.live(sampler, options);
     ObservationWindow window =
         collector.collect(topology.graph(), Duration.ofSeconds(90), new NoProgress());
 

@@ -122,16 +122,9 @@ final class DemoCommand implements Callable<Integer>, ScalingFlags.Taker {
     JobSampler sampler = new JobSampler(rest, jobId, Clock.systemUTC());
     JobTopology topology = awaitTopology(sampler, end);
     StderrProgress progress = new StderrProgress(spec.commandLine().getErr());
-    WindowCollector collector =
-        new WindowCollector(
-            sampler,
-            Clock.systemUTC(),
-            d -> Thread.sleep(d.toMillis()),
-            options.window(),
-            options.warmUp(),
-            options.sampleInterval());
+    WindowCollector collector = WindowCollector.live(sampler, options);
     while (Instant.now().plus(options.window()).isBefore(end)) {
-      var window = collector.collect(topology.graph(), RecommendCommand.maxWait(options), progress);
+      var window = collector.collect(topology.graph(), WindowCollector.maxWait(options), progress);
       progress.done();
       Estimate estimate = RecommendCommand.estimate(topology.graph(), window, Map.of(), options);
       if (output == RecommendCommand.OutputFormat.json) {

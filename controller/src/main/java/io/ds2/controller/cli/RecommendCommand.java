@@ -93,14 +93,8 @@ final class RecommendCommand implements Callable<Integer>, ScalingFlags.Taker {
 
     StderrProgress progress = new StderrProgress(spec.commandLine().getErr());
     ObservationWindow window =
-        new WindowCollector(
-                sampler,
-                Clock.systemUTC(),
-                d -> Thread.sleep(d.toMillis()),
-                options.window(),
-                options.warmUp(),
-                options.sampleInterval())
-            .collect(topology.graph(), maxWait(options), progress);
+        WindowCollector.live(sampler, options)
+            .collect(topology.graph(), WindowCollector.maxWait(options), progress);
     progress.done();
 
     Estimate estimate = estimate(topology.graph(), window, given, options);
@@ -126,17 +120,6 @@ final class RecommendCommand implements Callable<Integer>, ScalingFlags.Taker {
               : DemandEstimator.infer(obs, options.catchUp()));
     }
     return Ds2Model.estimate(graph, window, demands, options);
-  }
-
-  /**
-   * Long enough for a warm-up and two windows (one restart inside is survivable), plus a few polls
-   * of slack; bounded, so broken metrics end in an error, not a hang.
-   */
-  static Duration maxWait(Ds2Options options) {
-    return options
-        .warmUp()
-        .plus(options.window().multipliedBy(2))
-        .plus(options.sampleInterval().multipliedBy(10));
   }
 
   private Map<String, Double> resolveSourceRates(JobGraph graph) {
