@@ -27,9 +27,6 @@ import java.util.OptionalDouble;
  * A vertex with several outputs sends its full out* to each consumer, as DS2 does.
  */
 public final class Ds2Model {
-  // ceil() of a value a rounding error above an integer must not add an instance.
-  private static final double ROUNDING_SLACK = 1e-9;
-
   private Ds2Model() {}
 
   /**
@@ -145,7 +142,7 @@ public final class Ds2Model {
                     + " measurement"));
       }
     }
-    int recommended = bounded(v, required, options, reasons);
+    int recommended = ParallelismBounds.apply(v, required, options, reasons);
     return new VertexEstimate(
         v.id(),
         v.name(),
@@ -160,46 +157,6 @@ public final class Ds2Model {
         OptionalDouble.of(required),
         recommended,
         reasons);
-  }
-
-  private static int bounded(Vertex v, double required, Ds2Options options, List<Reason> reasons) {
-    int p = (int) Math.min(Integer.MAX_VALUE, Math.ceil(required - ROUNDING_SLACK));
-    if (p < options.minParallelism()) {
-      if (required > 0 || options.minParallelism() > 1) {
-        reasons.add(
-            new Reason(
-                ReasonCode.RAISED_TO_MIN_PARALLELISM,
-                "needs "
-                    + String.format(java.util.Locale.ROOT, "%.2f", required)
-                    + " instances; raised to min-parallelism "
-                    + options.minParallelism()));
-      }
-      p = options.minParallelism();
-    }
-    // Only the tighter of the two upper limits binds, so only it is named.
-    int optionMax = options.maxParallelism().orElse(Integer.MAX_VALUE);
-    if (p > Math.min(optionMax, v.maxParallelism())) {
-      boolean vertexLimit = v.maxParallelism() <= optionMax;
-      int max = Math.min(optionMax, v.maxParallelism());
-      reasons.add(
-          vertexLimit
-              ? new Reason(
-                  ReasonCode.LIMITED_BY_VERTEX_MAX_PARALLELISM,
-                  "needs "
-                      + p
-                      + "; limited to the vertex's max parallelism "
-                      + max
-                      + ": demand not sustainable")
-              : new Reason(
-                  ReasonCode.LIMITED_BY_MAX_PARALLELISM_OPTION,
-                  "needs "
-                      + p
-                      + "; limited to max-parallelism "
-                      + max
-                      + ": demand not sustainable"));
-      p = max;
-    }
-    return p;
   }
 
   private static VertexEstimate undetermined(

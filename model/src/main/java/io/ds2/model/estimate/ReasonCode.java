@@ -17,5 +17,29 @@ public enum ReasonCode {
   /** An upstream vertex could not be estimated, so this vertex's input rate is unknown. */
   UPSTREAM_UNDETERMINED,
   /** Demand is zero: no input is expected. */
-  NO_DEMAND
+  NO_DEMAND,
+  /** Measured cost per record grows with parallelism; the learned cost curve sized the vertex. */
+  EFFICIENCY_APPLIED,
+  /** Per the learned cost curve, more instances cannot sustain the demand. */
+  SCALING_NOT_PAYING_OFF,
+  /** One step may not raise the parallelism by more than max-step-up. */
+  STEP_LIMITED_UP,
+  /** One step may not lower the parallelism by more than max-step-down. */
+  STEP_LIMITED_DOWN,
+  /** Rounded up to a divisor of the max parallelism for even key-group spread. */
+  ALIGNED_TO_KEY_GROUPS,
+  /** The scale-down is smaller than scale-down-threshold. */
+  SCALE_DOWN_BELOW_THRESHOLD,
+  /** Fewer windows than activation agree on the change so far. */
+  ACTIVATING,
+  /** The windows in the activation period disagree on the direction. */
+  DIRECTION_UNSTABLE,
+  /** Recommendations have not been lower for the whole scale-down delay yet. */
+  SCALE_DOWN_DELAYED,
+  /** A recent rescale was not applied by Flink; waiting before trying again. */
+  BACKING_OFF,
+  /** Some vertex could not be estimated; nothing is changed on partial information. */
+  ESTIMATE_INCOMPLETE,
+  /** Every vertex already runs at its target. */
+  NO_CHANGE
 }

@@ -10,16 +10,27 @@ import java.util.function.Function;
 
 /**
  * Every tunable of ds2 in one place: name, default and meaning. The CLI flags, the README table and
- * (later) Kubernetes annotations all come from {@link #SPECS}.
+ * (later) Kubernetes annotations all come from {@link #SPECS}; values are parsed and checked here
+ * only. Defaults suit production; tests shorten the durations.
  *
- * @param window how long one observation window lasts (DS2's policy interval)
+ * @param window length of one observation window (DS2's policy interval)
  * @param warmUp how long after a job (re)start or rescale metrics are ignored
  * @param sampleInterval how often Flink's REST API is polled while a window fills
  * @param targetUtilization the busy fraction each instance is sized for; 1.0 is pure DS2
  * @param minParallelism the lowest parallelism ever recommended
- * @param maxParallelism the highest parallelism recommended, if set (vertex max parallelism always
- *     applies)
+ * @param maxParallelism the highest parallelism recommended, if set
  * @param catchUp if set, size sources' demand to also drain the standing backlog within this time
+ * @param activation consecutive windows a change must persist before the loop acts
+ * @param scaleDownDelay how long recommendations must stay below the current parallelism before
+ *     scaling down, to the highest of them
+ * @param scaleDownThreshold scale-downs by less than this fraction are ignored
+ * @param maxStepUp the largest factor one step may raise a vertex's parallelism by
+ * @param maxStepDown the largest factor one step may lower it by
+ * @param alignKeyed round keyed vertices up to a divisor of their max parallelism
+ * @param efficiencyTolerance per-record cost growth (relative) beyond which scaling counts as
+ *     sub-linear and the learned curve is used
+ * @param rescaleTimeout how long a rescale may take to show in the job before it counts as unmet
+ * @param rescaleBackoff how long to wait after an unmet rescale before trying again
  */
 public record Ds2Options(
     Duration window,
@@ -28,7 +39,16 @@ public record Ds2Options(
     double targetUtilization,
     int minParallelism,
     OptionalInt maxParallelism,
-    Optional<Duration> catchUp) {
+    Optional<Duration> catchUp,
+    int activation,
+    Duration scaleDownDelay,
+    double scaleDownThreshold,
+    double maxStepUp,
+    double maxStepDown,
+    boolean alignKeyed,
+    double efficiencyTolerance,
+    Duration rescaleTimeout,
+    Duration rescaleBackoff) {
 
   public static final String WINDOW = "window";
   public static final String WARM_UP = "warm-up";
@@ -37,64 +57,110 @@ public record Ds2Options(
   public static final String MIN_PARALLELISM = "min-parallelism";
   public static final String MAX_PARALLELISM = "max-parallelism";
   public static final String CATCH_UP = "catch-up";
+  public static final String ACTIVATION = "activation";
+  public static final String SCALE_DOWN_DELAY = "scale-down-delay";
+  public static final String SCALE_DOWN_THRESHOLD = "scale-down-threshold";
+  public static final String MAX_STEP_UP = "max-step-up";
+  public static final String MAX_STEP_DOWN = "max-step-down";
+  public static final String ALIGN_KEYED = "align-keyed";
+  public static final String EFFICIENCY_TOLERANCE = "efficiency-tolerance";
+  public static final String RESCALE_TIMEOUT = "rescale-timeout";
+  public static final String RESCALE_BACKOFF = "rescale-backoff";
 
   /** The documented options, in the order the README lists them. */
   public static final List<OptionSpec> SPECS =
       List.of(
-          new OptionSpec(
+          spec(
               WINDOW,
               "30s",
-              "Length of one observation window; rates are counter deltas over it (10s or more)."),
-          new OptionSpec(
+              "Length of one observation window; rates are counter deltas over it"
+                  + " (10s or more)."),
+          spec(
               WARM_UP,
               "30s",
-              "Metrics this soon after a job (re)start or rescale are ignored (start-up bursts)."),
-          new OptionSpec(
-              SAMPLE_INTERVAL,
-              "2s",
-              "How often Flink's REST API is polled; bounds the error of window timestamps."),
-          new OptionSpec(
+              "Metrics this soon after a job (re)start or rescale are ignored"
+                  + " (start-up bursts)."),
+          spec(SAMPLE_INTERVAL, "2s", "How often Flink's REST API is polled while a window fills."),
+          spec(
               TARGET_UTILIZATION,
               "1.0",
-              "Busy fraction each instance is sized for, in (0, 1]; 1.0 is pure DS2."),
-          new OptionSpec(MIN_PARALLELISM, "1", "Lowest parallelism ever recommended."),
-          new OptionSpec(
+              "Busy fraction each instance is sized for, in (0, 1];" + " 1.0 is pure DS2."),
+          spec(MIN_PARALLELISM, "1", "Lowest parallelism ever recommended."),
+          spec(
               MAX_PARALLELISM,
               "none",
-              "Highest parallelism recommended; a vertex's max parallelism always applies."),
-          new OptionSpec(
+              "Highest parallelism recommended; a vertex's max" + " parallelism always applies."),
+          spec(
               CATCH_UP,
               "none",
-              "If set, sources' demand also drains the standing backlog within this time."));
+              "If set, sources' demand also drains the standing backlog within" + " this time."),
+          spec(
+              ACTIVATION,
+              "2",
+              "Consecutive windows a change must persist in the same direction"
+                  + " before the loop acts; it then makes the smallest of those changes."),
+          spec(
+              SCALE_DOWN_DELAY,
+              "5m",
+              "Recommendations must stay below the current parallelism"
+                  + " this long before a scale-down, which goes to the highest of them."),
+          spec(
+              SCALE_DOWN_THRESHOLD,
+              "0.2",
+              "Scale-downs by less than this fraction of the current"
+                  + " parallelism are ignored; needed scale-ups never are."),
+          spec(
+              MAX_STEP_UP, "10", "Largest factor one rescale may raise a vertex's parallelism by."),
+          spec(
+              MAX_STEP_DOWN,
+              "2",
+              "Largest factor one rescale may lower a vertex's parallelism" + " by."),
+          spec(
+              ALIGN_KEYED,
+              "false",
+              "Round keyed vertices up to a divisor of their max"
+                  + " parallelism, for even key-group spread."),
+          spec(
+              EFFICIENCY_TOLERANCE,
+              "0.05",
+              "Per-record cost growth between measured"
+                  + " parallelisms beyond which scaling counts as sub-linear and the learned cost"
+                  + " curve sizes the vertex."),
+          spec(
+              RESCALE_TIMEOUT,
+              "3m",
+              "How long a rescale may take to show in the running job"
+                  + " (cooldown, checkpoint) before it counts as unmet."),
+          spec(
+              RESCALE_BACKOFF,
+              "10m",
+              "After an unmet rescale (e.g. too few slots), how long to"
+                  + " wait before trying again."));
+
+  private static OptionSpec spec(String name, String defaultValue, String meaning) {
+    return new OptionSpec(name, defaultValue, meaning);
+  }
 
   public Ds2Options {
-    if (window.compareTo(Duration.ofSeconds(1)) < 0) {
-      throw new InvalidOptionException(WINDOW, Durations.format(window), "must be at least 1s");
-    }
-    if (sampleInterval.isNegative() || sampleInterval.isZero()) {
-      throw new InvalidOptionException(
-          SAMPLE_INTERVAL, Durations.format(sampleInterval), "must be positive");
-    }
-    if (warmUp.isNegative()) {
-      throw new InvalidOptionException(WARM_UP, Durations.format(warmUp), "must not be negative");
-    }
-    if (!(targetUtilization > 0 && targetUtilization <= 1)) {
-      throw new InvalidOptionException(
-          TARGET_UTILIZATION, String.valueOf(targetUtilization), "must be in (0, 1]");
-    }
-    if (minParallelism < 1) {
-      throw new InvalidOptionException(
-          MIN_PARALLELISM, String.valueOf(minParallelism), "must be >= 1");
-    }
+    Checks.atLeast(WINDOW, window, Duration.ofSeconds(1));
+    Checks.atLeast(SAMPLE_INTERVAL, sampleInterval, Duration.ofMillis(1));
+    Checks.atLeast(WARM_UP, warmUp, Duration.ZERO);
+    Checks.atLeast(SCALE_DOWN_DELAY, scaleDownDelay, Duration.ZERO);
+    Checks.atLeast(RESCALE_TIMEOUT, rescaleTimeout, Duration.ofSeconds(1));
+    Checks.atLeast(RESCALE_BACKOFF, rescaleBackoff, Duration.ZERO);
+    catchUp.ifPresent(d -> Checks.atLeast(CATCH_UP, d, Duration.ofMillis(1)));
+    Checks.range(TARGET_UTILIZATION, targetUtilization, 0, false, 1, "must be in (0, 1]");
+    Checks.range(SCALE_DOWN_THRESHOLD, scaleDownThreshold, 0, true, 1, "must be in [0, 1]");
+    Checks.range(EFFICIENCY_TOLERANCE, efficiencyTolerance, 0, true, 10, "must be in [0, 10]");
+    Checks.range(MAX_STEP_UP, maxStepUp, 1, true, 1e6, "must be >= 1");
+    Checks.range(MAX_STEP_DOWN, maxStepDown, 1, true, 1e6, "must be >= 1");
+    Checks.range(MIN_PARALLELISM, minParallelism, 1, true, 1e9, "must be >= 1");
+    Checks.range(ACTIVATION, activation, 1, true, 1000, "must be between 1 and 1000");
     if (maxParallelism.isPresent() && maxParallelism.getAsInt() < minParallelism) {
       throw new InvalidOptionException(
           MAX_PARALLELISM,
           String.valueOf(maxParallelism.getAsInt()),
           "must be >= min-parallelism (" + minParallelism + ")");
-    }
-    if (catchUp.isPresent() && (catchUp.get().isNegative() || catchUp.get().isZero())) {
-      throw new InvalidOptionException(
-          CATCH_UP, Durations.format(catchUp.get()), "must be positive");
     }
   }
 
@@ -124,6 +190,35 @@ public record Ds2Options(
     }
   }
 
+  /** A copy with some options replaced, by name (e.g. per-job overrides). */
+  public Ds2Options with(Map<String, String> overrides) {
+    Map<String, String> all = new HashMap<>(asMap());
+    all.putAll(overrides);
+    return fromMap(all);
+  }
+
+  /** Every option as the user would type it. */
+  public Map<String, String> asMap() {
+    Map<String, String> m = new HashMap<>();
+    m.put(WINDOW, Durations.format(window));
+    m.put(WARM_UP, Durations.format(warmUp));
+    m.put(SAMPLE_INTERVAL, Durations.format(sampleInterval));
+    m.put(TARGET_UTILIZATION, String.valueOf(targetUtilization));
+    m.put(MIN_PARALLELISM, String.valueOf(minParallelism));
+    m.put(MAX_PARALLELISM, maxParallelism.isPresent() ? "" + maxParallelism.getAsInt() : "none");
+    m.put(CATCH_UP, catchUp.map(Durations::format).orElse("none"));
+    m.put(ACTIVATION, String.valueOf(activation));
+    m.put(SCALE_DOWN_DELAY, Durations.format(scaleDownDelay));
+    m.put(SCALE_DOWN_THRESHOLD, String.valueOf(scaleDownThreshold));
+    m.put(MAX_STEP_UP, String.valueOf(maxStepUp));
+    m.put(MAX_STEP_DOWN, String.valueOf(maxStepDown));
+    m.put(ALIGN_KEYED, String.valueOf(alignKeyed));
+    m.put(EFFICIENCY_TOLERANCE, String.valueOf(efficiencyTolerance));
+    m.put(RESCALE_TIMEOUT, Durations.format(rescaleTimeout));
+    m.put(RESCALE_BACKOFF, Durations.format(rescaleBackoff));
+    return m;
+  }
+
   private static Ds2Options build(Map<String, String> v) {
     return new Ds2Options(
         parse(v, WINDOW, Durations::parse),
@@ -134,7 +229,16 @@ public record Ds2Options(
         optional(v, MAX_PARALLELISM, Integer::parseInt)
             .map(OptionalInt::of)
             .orElse(OptionalInt.empty()),
-        optional(v, CATCH_UP, Durations::parse));
+        optional(v, CATCH_UP, Durations::parse),
+        parse(v, ACTIVATION, Integer::parseInt),
+        parse(v, SCALE_DOWN_DELAY, Durations::parse),
+        parse(v, SCALE_DOWN_THRESHOLD, Double::parseDouble),
+        parse(v, MAX_STEP_UP, Double::parseDouble),
+        parse(v, MAX_STEP_DOWN, Double::parseDouble),
+        parse(v, ALIGN_KEYED, Checks::parseBoolean),
+        parse(v, EFFICIENCY_TOLERANCE, Double::parseDouble),
+        parse(v, RESCALE_TIMEOUT, Durations::parse),
+        parse(v, RESCALE_BACKOFF, Durations::parse));
   }
 
   private static <T> T parse(Map<String, String> values, String name, Function<String, T> f) {

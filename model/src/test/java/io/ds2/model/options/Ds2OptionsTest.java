@@ -37,7 +37,13 @@ class Ds2OptionsTest {
         Map.of("min-parallelism", "4", "max-parallelism", "2"),
         "invalid value '2' for max-parallelism: must be >= min-parallelism (4)");
     assertMessage(Map.of("windw", "30s"), "invalid value '30s' for windw: unknown option");
-    assertMessage(Map.of("catch-up", "0s"), "invalid value '0s' for catch-up: must be positive");
+    assertMessage(
+        Map.of("catch-up", "0s"), "invalid value '0s' for catch-up: must be at least 1ms");
+    assertMessage(
+        Map.of("align-keyed", "maybe"),
+        "invalid value 'maybe' for align-keyed: expected true or false");
+    assertMessage(
+        Map.of("activation", "0"), "invalid value '0' for activation: must be between 1 and 1000");
   }
 
   private static void assertMessage(Map<String, String> given, String message) {

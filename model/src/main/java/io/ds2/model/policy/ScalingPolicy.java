@@ -1,0 +1,232 @@
+package io.ds2.model.policy;
+
+import io.ds2.model.estimate.Estimate;
+import io.ds2.model.estimate.Reason;
+import io.ds2.model.estimate.ReasonCode;
+import io.ds2.model.graph.JobGraph;
+import io.ds2.model.options.Ds2Options;
+import io.ds2.model.policy.VertexTargets.Proposal;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The loop's memory: turns each clean window's estimate into a decision. A change is made only when
+ * it has persisted in the same direction for {@code activation} windows (then the smallest of those
+ * changes); a scale-down only after recommendations stayed lower for the whole {@code
+ * scale-down-delay} (to the highest of them); nothing while backing off from an unmet rescale, and
+ * nothing on an incomplete estimate. Time comes from the injected clock.
+ */
+public final class ScalingPolicy {
+  private final Ds2Options options;
+  private final Clock clock;
+  private final EfficiencyModel efficiency = new EfficiencyModel();
+  private final Deque<Map<String, Integer>> recent = new ArrayDeque<>();
+  private final Map<String, ScaleDown> pendingScaleDowns = new HashMap<>();
+  private Optional<Instant> backoffUntil = Optional.empty();
+
+  /** A vertex whose recommendations have been below its parallelism since {@code since}. */
+  private record ScaleDown(Instant since, int highest) {}
+
+  public ScalingPolicy(Ds2Options options, Clock clock) {
+    this.options = options;
+    this.clock = clock;
+  }
+
+  public Ds2Options options() {
+    return options;
+  }
+
+  public Decision decide(JobGraph graph, Estimate estimate) {
+    Instant now = clock.instant();
+    estimate.vertices().forEach(efficiency::observe);
+    List<Proposal> proposals = VertexTargets.propose(graph, estimate, efficiency, options);
+    if (!estimate.complete()) {
+      recent.clear();
+      return hold(
+          now,
+          estimate,
+          proposals,
+          Map.of(),
+          ReasonCode.ESTIMATE_INCOMPLETE,
+          "some vertices could not be estimated; nothing is changed on partial information");
+    }
+    Map<String, Integer> window = new LinkedHashMap<>();
+    proposals.forEach(p -> window.put(p.estimate().vertexId(), p.proposed()));
+    recent.addLast(window);
+    while (recent.size() > options.activation()) {
+      recent.removeFirst();
+    }
+    Map<String, List<Reason>> extra = new HashMap<>();
+    Map<String, Integer> targets = new LinkedHashMap<>();
+    for (Proposal p : proposals) {
+      targets.put(p.estimate().vertexId(), target(p, now, extra));
+    }
+    boolean changes =
+        proposals.stream()
+            .anyMatch(
+                p -> targets.get(p.estimate().vertexId()) != p.estimate().currentParallelism());
+    if (backoffUntil.isPresent() && now.isBefore(backoffUntil.get())) {
+      return hold(
+          now,
+          estimate,
+          proposals,
+          extra,
+          ReasonCode.BACKING_OFF,
+          "a recent rescale was not applied by Flink; trying again after " + backoffUntil.get());
+    }
+    if (changes) {
+      return new Decision(
+          now, estimate, vertexDecisions(proposals, targets, extra), new Action.Rescale(targets));
+    }
+    return hold(now, estimate, proposals, extra, holdCode(extra), holdMessage(extra));
+  }
+
+  /** Per vertex: activation over the recent windows, then the scale-down delay. */
+  private int target(Proposal p, Instant now, Map<String, List<Reason>> extra) {
+    String id = p.estimate().vertexId();
+    int current = p.estimate().currentParallelism();
+    List<Integer> history = recent.stream().map(w -> w.get(id)).toList();
+    boolean allUp = history.stream().allMatch(h -> h > current);
+    boolean allDown = history.stream().allMatch(h -> h < current);
+    boolean anyChange = history.stream().anyMatch(h -> h != current);
+    if (anyChange && recent.size() < options.activation()) {
+      note(
+          extra,
+          id,
+          ReasonCode.ACTIVATING,
+          recent.size() + " of " + options.activation() + " windows agree on a change so far");
+      return current;
+    }
+    if (!allDown) {
+      pendingScaleDowns.remove(id);
+    }
+    if (allUp) {
+      return history.stream().min(Integer::compare).orElseThrow();
+    }
+    if (allDown) {
+      int highest = history.stream().max(Integer::compare).orElseThrow();
+      ScaleDown down =
+          pendingScaleDowns.merge(
+              id,
+              new ScaleDown(now, highest),
+              (old, fresh) -> new ScaleDown(old.since(), Math.max(old.highest(), fresh.highest())));
+      Instant due = down.since().plus(options.scaleDownDelay());
+      if (now.isBefore(due)) {
+        note(
+            extra,
+            id,
+            ReasonCode.SCALE_DOWN_DELAYED,
+            "lower since "
+                + down.since()
+                + "; scaling down to the highest recommendation ("
+                + down.highest()
+                + ") after "
+                + due);
+        return current;
+      }
+      return down.highest();
+    }
+    if (anyChange) {
+      note(
+          extra,
+          id,
+          ReasonCode.DIRECTION_UNSTABLE,
+          "the last " + recent.size() + " windows disagree on the direction: " + history);
+    }
+    return current;
+  }
+
+  /** The job now runs at the requested parallelism: a new operating point, start afresh. */
+  public void rescaleApplied() {
+    recent.clear();
+    pendingScaleDowns.clear();
+    backoffUntil = Optional.empty();
+  }
+
+  /** Flink did not apply the rescale (e.g. too few slots): back off, do not storm. */
+  public void rescaleNotApplied() {
+    recent.clear();
+    pendingScaleDowns.clear();
+    backoffUntil = Optional.of(clock.instant().plus(options.rescaleBackoff()));
+  }
+
+  public Optional<Instant> backoffUntil() {
+    return backoffUntil;
+  }
+
+  private Decision hold(
+      Instant now,
+      Estimate estimate,
+      List<Proposal> proposals,
+      Map<String, List<Reason>> extra,
+      ReasonCode code,
+      String message) {
+    Map<String, Integer> current = new LinkedHashMap<>();
+    proposals.forEach(p -> current.put(p.estimate().vertexId(), p.estimate().currentParallelism()));
+    return new Decision(
+        now,
+        estimate,
+        vertexDecisions(proposals, current, extra),
+        new Action.Hold(new Reason(code, message)));
+  }
+
+  private static List<VertexDecision> vertexDecisions(
+      List<Proposal> proposals, Map<String, Integer> targets, Map<String, List<Reason>> extra) {
+    List<VertexDecision> result = new ArrayList<>();
+    for (Proposal p : proposals) {
+      String id = p.estimate().vertexId();
+      List<Reason> reasons = new ArrayList<>(p.reasons());
+      reasons.addAll(extra.getOrDefault(id, List.of()));
+      result.add(
+          new VertexDecision(
+              id,
+              p.estimate().name(),
+              p.estimate().source(),
+              p.estimate().currentParallelism(),
+              p.recommended(),
+              targets.get(id),
+              reasons));
+    }
+    return result;
+  }
+
+  private static void note(Map<String, List<Reason>> extra, String id, ReasonCode c, String m) {
+    extra.computeIfAbsent(id, k -> new ArrayList<>()).add(new Reason(c, m));
+  }
+
+  // The most telling reason a hold has, for the one-line summary.
+  private static ReasonCode holdCode(Map<String, List<Reason>> extra) {
+    for (ReasonCode c :
+        List.of(
+            ReasonCode.SCALE_DOWN_DELAYED, ReasonCode.ACTIVATING, ReasonCode.DIRECTION_UNSTABLE)) {
+      if (extra.values().stream().flatMap(List::stream).anyMatch(r -> r.code() == c)) {
+        return c;
+      }
+    }
+    return ReasonCode.NO_CHANGE;
+  }
+
+  private static String holdMessage(Map<String, List<Reason>> extra) {
+    return switch (holdCode(extra)) {
+      case SCALE_DOWN_DELAYED -> "a scale-down is waiting out scale-down-delay";
+      case ACTIVATING -> "a change is waiting for activation windows";
+      case DIRECTION_UNSTABLE -> "recent windows disagree on the direction of a change";
+      default -> "every vertex runs at its target";
+    };
+  }
+
+  /** How long ago the policy started tracking a pending scale-down of {@code vertexId}. */
+  Optional<Duration> scaleDownPendingFor(String vertexId) {
+    return Optional.ofNullable(pendingScaleDowns.get(vertexId))
+        .map(d -> Duration.between(d.since(), clock.instant()));
+  }
+}

@@ -1,0 +1,135 @@
+package io.ds2.model.policy;
+
+import io.ds2.model.estimate.Estimate;
+import io.ds2.model.estimate.ParallelismBounds;
+import io.ds2.model.estimate.Reason;
+import io.ds2.model.estimate.ReasonCode;
+import io.ds2.model.estimate.VertexEstimate;
+import io.ds2.model.graph.Edge;
+import io.ds2.model.graph.JobGraph;
+import io.ds2.model.graph.Vertex;
+import io.ds2.model.options.Ds2Options;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The stateless per-vertex rules applied to one window's estimate: the learned cost curve, step
+ * limits, key-group alignment and the scale-down threshold. Activation and delays are stateful and
+ * live in {@link ScalingPolicy}.
+ */
+final class VertexTargets {
+  private VertexTargets() {}
+
+  /** What the vertex should run at according to this window alone. */
+  record Proposal(VertexEstimate estimate, int recommended, int proposed, List<Reason> reasons) {}
+
+  static List<Proposal> propose(
+      JobGraph graph, Estimate estimate, EfficiencyModel efficiency, Ds2Options o) {
+    List<Proposal> result = new ArrayList<>();
+    for (VertexEstimate v : estimate.vertices()) {
+      List<Reason> reasons = new ArrayList<>(v.reasons());
+      if (v.source() || !v.determined()) {
+        result.add(new Proposal(v, v.currentParallelism(), v.currentParallelism(), reasons));
+        continue;
+      }
+      Vertex vertex = graph.vertex(v.vertexId()).orElseThrow();
+      int recommended = withCostCurve(vertex, v, efficiency, o, reasons);
+      int proposed = stepLimited(v.currentParallelism(), recommended, o, reasons);
+      if (o.alignKeyed() && keyed(graph, vertex)) {
+        proposed = aligned(vertex, proposed, reasons);
+      }
+      proposed = thresholded(v.currentParallelism(), proposed, o, reasons);
+      result.add(new Proposal(v, recommended, proposed, reasons));
+    }
+    return result;
+  }
+
+  private static int withCostCurve(
+      Vertex vertex,
+      VertexEstimate v,
+      EfficiencyModel efficiency,
+      Ds2Options o,
+      List<Reason> reasons) {
+    Optional<CostCurve> curve = efficiency.curve(v.vertexId(), o.efficiencyTolerance());
+    if (curve.isEmpty() || v.targetInputRate().isEmpty()) {
+      return v.recommendedParallelism();
+    }
+    // The curve replaces DS2's constant per-instance rate: drop DS2's bound reasons, re-bound.
+    reasons.removeIf(r -> r.code() != ReasonCode.NO_DEMAND);
+    double required =
+        curve.get().requiredParallelism(v.targetInputRate().getAsDouble(), o.targetUtilization());
+    reasons.add(
+        new Reason(
+            Double.isInfinite(required)
+                ? ReasonCode.SCALING_NOT_PAYING_OFF
+                : ReasonCode.EFFICIENCY_APPLIED,
+            curve.get().describe()
+                + (Double.isInfinite(required)
+                    ? "; no parallelism sustains the demand"
+                    : String.format(java.util.Locale.ROOT, "; sized for it: %.2f", required))));
+    return ParallelismBounds.apply(vertex, required, o, reasons);
+  }
+
+  private static int stepLimited(int current, int p, Ds2Options o, List<Reason> reasons) {
+    int up = (int) Math.max(current + 1, Math.floor(current * o.maxStepUp()));
+    int down = (int) Math.max(1, Math.ceil(current / o.maxStepDown()));
+    if (p > up) {
+      reasons.add(
+          new Reason(
+              ReasonCode.STEP_LIMITED_UP,
+              "wants " + p + "; this step goes to " + up + " (max-step-up " + o.maxStepUp() + ")"));
+      return up;
+    }
+    if (p < down) {
+      reasons.add(
+          new Reason(
+              ReasonCode.STEP_LIMITED_DOWN,
+              "wants "
+                  + p
+                  + "; this step goes to "
+                  + down
+                  + " (max-step-down "
+                  + o.maxStepDown()
+                  + ")"));
+      return down;
+    }
+    return p;
+  }
+
+  private static boolean keyed(JobGraph graph, Vertex v) {
+    return graph.inputsOf(v.id()).stream().anyMatch(Edge::keyed);
+  }
+
+  private static int aligned(Vertex v, int p, List<Reason> reasons) {
+    int max = v.maxParallelism();
+    for (int d = p; d <= max; d++) {
+      if (max % d == 0) {
+        if (d != p) {
+          reasons.add(
+              new Reason(
+                  ReasonCode.ALIGNED_TO_KEY_GROUPS,
+                  "rounded " + p + " up to " + d + ", a divisor of max parallelism " + max));
+        }
+        return d;
+      }
+    }
+    return p;
+  }
+
+  private static int thresholded(int current, int p, Ds2Options o, List<Reason> reasons) {
+    if (p < current && current - p < o.scaleDownThreshold() * current) {
+      reasons.add(
+          new Reason(
+              ReasonCode.SCALE_DOWN_BELOW_THRESHOLD,
+              "scale-down "
+                  + current
+                  + " -> "
+                  + p
+                  + " is below scale-down-threshold "
+                  + o.scaleDownThreshold()));
+      return current;
+    }
+    return p;
+  }
+}

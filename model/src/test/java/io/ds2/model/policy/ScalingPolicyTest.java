@@ -1,0 +1,207 @@
+package io.ds2.model.policy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ds2.model.Observations;
+import io.ds2.model.estimate.DemandEstimator;
+import io.ds2.model.estimate.Ds2Model;
+import io.ds2.model.estimate.Estimate;
+import io.ds2.model.estimate.Reason;
+import io.ds2.model.estimate.ReasonCode;
+import io.ds2.model.graph.Edge;
+import io.ds2.model.graph.JobGraph;
+import io.ds2.model.graph.Vertex;
+import io.ds2.model.options.Ds2Options;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The policy step by step on a job Source -> Work (keyed, max parallelism 128), with a simulated
+ * operator whose per-record cost is {@code costMs x (1 + alpha (p - 1))}.
+ */
+class ScalingPolicyTest {
+  private static final JobGraph GRAPH =
+      JobGraph.of(
+          List.of(new Vertex("s", "Source", 128), new Vertex("w", "Work", 128)),
+          List.of(new Edge("s", "w", "HASH")));
+  private final MutableClock clock = new MutableClock();
+
+  private static Ds2Options options(String... kv) {
+    Map<String, String> m = new HashMap<>();
+    m.put("activation", "1");
+    m.put("scale-down-delay", "0s");
+    for (int i = 0; i < kv.length; i += 2) {
+      m.put(kv[i], kv[i + 1]);
+    }
+    return Ds2Options.fromMap(m);
+  }
+
+  /** One 30 s window of Work at parallelism p processing what it can of {@code rate}. */
+  private static Estimate window(double rate, double costMs, double alpha, int p, Ds2Options o) {
+    double cost = costMs / 1000 * (1 + alpha * (p - 1));
+    double processed = Math.min(rate, p / cost) * 30;
+    Observations obs =
+        new Observations(30)
+            .source("s", 1, processed)
+            .operator("w", p, processed, processed, processed * cost * 1000);
+    return Ds2Model.estimate(
+        GRAPH, obs.window(), Map.of("s", DemandEstimator.explicit(obs.get("s"), rate)), o);
+  }
+
+  private Decision decide(ScalingPolicy policy, double rate, double costMs, double alpha, int p) {
+    clock.advance(Duration.ofSeconds(30));
+    return policy.decide(GRAPH, window(rate, costMs, alpha, p, policy.options()));
+  }
+
+  private static int target(Decision d) {
+    return ((Action.Rescale) d.action()).parallelism().get("w");
+  }
+
+  private static ReasonCode holdCode(Decision d) {
+    return assertInstanceOf(Action.Hold.class, d.action()).reason().code();
+  }
+
+  private static List<ReasonCode> codes(Decision d) {
+    return d.vertex("w").orElseThrow().reasons().stream().map(Reason::code).toList();
+  }
+
+  @Test
+  void linearWorkloadConvergesInOneStepAndHolds() {
+    ScalingPolicy policy = new ScalingPolicy(options(), clock);
+    // 1000/s at 3.5 ms: 3.5 instances -> 4.
+    Decision d = decide(policy, 1000, 3.5, 0, 1);
+    assertEquals(4, target(d));
+    assertEquals(Map.of("s", 1, "w", 4), ((Action.Rescale) d.action()).parallelism());
+    policy.rescaleApplied();
+    for (int i = 0; i < 3; i++) {
+      assertEquals(ReasonCode.NO_CHANGE, holdCode(decide(policy, 1000, 3.5, 0, 4)));
+    }
+  }
+
+  @Test
+  void activationWaitsForAgreeingWindowsAndTakesTheSmallestChange() {
+    ScalingPolicy policy = new ScalingPolicy(options("activation", "2"), clock);
+    Decision first = decide(policy, 1000, 3.5, 0, 1);
+    assertEquals(ReasonCode.ACTIVATING, holdCode(first));
+    assertTrue(codes(first).contains(ReasonCode.ACTIVATING));
+    assertEquals(4, first.vertex("w").orElseThrow().recommended());
+    // The windows asked for 4 and (now) 3: act on the smaller.
+    assertEquals(3, target(decide(policy, 1000, 2.9, 0, 1)));
+  }
+
+  @Test
+  void disagreeingDirectionsHold() {
+    ScalingPolicy policy = new ScalingPolicy(options("activation", "2"), clock);
+    decide(policy, 1000, 5.5, 0, 4); // wants 6: up
+    Decision d = decide(policy, 1000, 2.1, 0, 4); // wants 3: down
+    assertEquals(ReasonCode.DIRECTION_UNSTABLE, holdCode(d));
+  }
+
+  @Test
+  void scaleDownWaitsOutTheDelayAndGoesToTheHighestRecommendation() {
+    ScalingPolicy policy =
+        new ScalingPolicy(options("scale-down-delay", "60s", "scale-down-threshold", "0"), clock);
+    // At p = 8: 1000/s at 3.5 ms wants 4, then 4.5 ms wants 5, then 2.5 ms wants 3.
+    assertEquals(ReasonCode.SCALE_DOWN_DELAYED, holdCode(decide(policy, 1000, 3.5, 0, 8)));
+    assertEquals(ReasonCode.SCALE_DOWN_DELAYED, holdCode(decide(policy, 1000, 4.5, 0, 8)));
+    Decision d = decide(policy, 1000, 2.5, 0, 8);
+    assertEquals(5, target(d), "the highest recommendation of the delay period");
+  }
+
+  @Test
+  void aNeededScaleUpResetsAPendingScaleDown() {
+    ScalingPolicy policy =
+        new ScalingPolicy(options("scale-down-delay", "60s", "scale-down-threshold", "0"), clock);
+    decide(policy, 1000, 3.5, 0, 8); // down pending since t=30
+    assertEquals(9, target(decide(policy, 1000, 8.5, 0, 8))); // up: acts, and resets
+    policy.rescaleApplied();
+    assertEquals(ReasonCode.SCALE_DOWN_DELAYED, holdCode(decide(policy, 1000, 3.5, 0, 9)));
+    assertEquals(ReasonCode.SCALE_DOWN_DELAYED, holdCode(decide(policy, 1000, 3.5, 0, 9)));
+  }
+
+  @Test
+  void smallScaleDownsAreIgnoredButSmallScaleUpsAreNot() {
+    ScalingPolicy policy = new ScalingPolicy(options("scale-down-threshold", "0.2"), clock);
+    Decision d = decide(policy, 1000, 8.5, 0, 10); // wants 9 of 10: 10 % < 20 %
+    assertEquals(ReasonCode.NO_CHANGE, holdCode(d));
+    assertTrue(codes(d).contains(ReasonCode.SCALE_DOWN_BELOW_THRESHOLD));
+    assertEquals(11, target(decide(policy, 1000, 10.5, 0, 10)));
+  }
+
+  @Test
+  void stepLimitsCapOneRescale() {
+    ScalingPolicy policy =
+        new ScalingPolicy(options("max-step-up", "4", "max-step-down", "2"), clock);
+    Decision up = decide(policy, 1000, 29.5, 0, 1); // wants 30
+    assertEquals(4, target(up));
+    assertTrue(codes(up).contains(ReasonCode.STEP_LIMITED_UP));
+    Decision down = decide(policy, 1000, 0.5, 0, 16); // wants 1
+    assertEquals(8, target(down));
+    assertTrue(codes(down).contains(ReasonCode.STEP_LIMITED_DOWN));
+  }
+
+  @Test
+  void keyedVerticesAlignToDivisorsOfMaxParallelism() {
+    ScalingPolicy policy = new ScalingPolicy(options("align-keyed", "true"), clock);
+    Decision d = decide(policy, 1000, 4.5, 0, 1); // wants 5 -> 8 divides 128
+    assertEquals(8, target(d));
+    assertTrue(codes(d).contains(ReasonCode.ALIGNED_TO_KEY_GROUPS));
+  }
+
+  @Test
+  void incompleteEstimateNeverRescales() {
+    ScalingPolicy policy = new ScalingPolicy(options(), clock);
+    Observations obs = new Observations(30).source("s", 1, 300).operator("w", 2, 0, 0, 0);
+    clock.advance(Duration.ofSeconds(30));
+    Decision d =
+        policy.decide(
+            GRAPH,
+            Ds2Model.estimate(
+                GRAPH,
+                obs.window(),
+                Map.of("s", DemandEstimator.explicit(obs.get("s"), 1000)),
+                policy.options()));
+    assertEquals(ReasonCode.ESTIMATE_INCOMPLETE, holdCode(d));
+  }
+
+  @Test
+  void unmetRescaleBacksOffInsteadOfStorming() {
+    ScalingPolicy policy = new ScalingPolicy(options("rescale-backoff", "2m"), clock);
+    assertEquals(4, target(decide(policy, 1000, 3.5, 0, 1)));
+    policy.rescaleNotApplied();
+    for (int i = 0; i < 3; i++) { // 30, 60, 90 s into the 120 s back-off
+      assertEquals(ReasonCode.BACKING_OFF, holdCode(decide(policy, 1000, 3.5, 0, 1)));
+    }
+    assertEquals(4, target(decide(policy, 1000, 3.5, 0, 1)));
+  }
+
+  @Test
+  void learnedCostCurveConvergesWherePlainDs2Creeps() {
+    // 1000/s at 6 ms with cost +10 % per extra instance: the oracle is 14
+    // (6 x 0.9 / (1 - 0.6) = 13.5). Plain DS2 would go 1 -> 6 -> 9 -> 11 -> 12 -> 13 -> 14.
+    ScalingPolicy policy = new ScalingPolicy(options(), clock);
+    assertEquals(6, target(decide(policy, 1000, 6, 0.1, 1)));
+    policy.rescaleApplied();
+    Decision second = decide(policy, 1000, 6, 0.1, 6);
+    assertEquals(14, target(second));
+    assertTrue(codes(second).contains(ReasonCode.EFFICIENCY_APPLIED), codes(second).toString());
+    policy.rescaleApplied();
+    assertEquals(ReasonCode.NO_CHANGE, holdCode(decide(policy, 1000, 6, 0.1, 14)));
+  }
+
+  @Test
+  void noiseBelowTheToleranceKeepsPureDs2() {
+    ScalingPolicy policy = new ScalingPolicy(options(), clock);
+    assertEquals(4, target(decide(policy, 1000, 3.5, 0, 1)));
+    policy.rescaleApplied();
+    // 2 % costlier at p=4: within the 5 % tolerance, so no curve; DS2 keeps 4 (3.57).
+    Decision d = decide(policy, 1000, 3.57, 0, 4);
+    assertEquals(ReasonCode.NO_CHANGE, holdCode(d));
+    assertTrue(!codes(d).contains(ReasonCode.EFFICIENCY_APPLIED));
+  }
+}
