@@ -27,6 +27,12 @@ public final class LocalFlinkCluster implements AutoCloseable {
 
   /** Starts 2 TaskManagers with {@code slotsPerTaskManager} slots each. */
   public static LocalFlinkCluster start(int slotsPerTaskManager) throws Exception {
+    return start(slotsPerTaskManager, Map.of());
+  }
+
+  /** As {@link #start(int)}, with Flink configuration {@code overrides} applied last. */
+  public static LocalFlinkCluster start(int slotsPerTaskManager, Map<String, String> overrides)
+      throws Exception {
     int port = freePort();
     Map<String, String> conf = new HashMap<>();
     conf.put("rest.address", "127.0.0.1");
@@ -46,6 +52,7 @@ public final class LocalFlinkCluster implements AutoCloseable {
     conf.put("jobmanager.adaptive-scheduler.submission.resource-stabilization-timeout", "1 s");
     conf.put("taskmanager.memory.network.min", "128 mb");
     conf.put("taskmanager.memory.network.max", "128 mb");
+    conf.putAll(overrides);
     MiniClusterConfiguration cfg =
         new MiniClusterConfiguration.Builder()
             .setConfiguration(Configuration.fromMap(conf))
