@@ -53,6 +53,10 @@ public final class JobSampler {
         client.mapper().getTypeFactory().constructCollectionType(List.class, MetricValue.class);
   }
 
+  public String jobId() {
+    return jobId;
+  }
+
   public JobTopology topology() {
     return JobTopology.from(details(), client.baseUrl() + "/jobs/" + jobId);
   }

@@ -88,7 +88,7 @@ class FlinkRestIntegrationTest {
       assertEquals(
           rate, inferred.get(v.id()).targetRate(), rate * 0.01, "inferred demand of " + s.name());
     }
-    Map<String, Integer> oracle = SPEC.oracle(0);
+    Map<String, Integer> oracle = SPEC.oracle();
     for (Map<String, SourceDemand> demands : java.util.List.of(inferred, given)) {
       Estimate est = Ds2Model.estimate(topology.graph(), window, demands, options);
       for (VertexEstimate v : est.vertices()) {

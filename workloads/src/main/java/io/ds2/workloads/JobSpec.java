@@ -16,7 +16,20 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * operator needs. Every source and operator becomes its own job vertex (chaining disabled) named as
  * given; sources are named {@code Source: <name>} by Flink.
  */
-public record JobSpec(String name, List<SourceSpec> sources, List<OperatorSpec> operators) {
+public record JobSpec(
+    String name, List<SourceSpec> sources, List<OperatorSpec> operators, String rateControl) {
+
+  public JobSpec(String name, List<SourceSpec> sources, List<OperatorSpec> operators) {
+    this(name, sources, operators, "");
+  }
+
+  /**
+   * The same job with its sources' rates multiplied by the live {@link
+   * io.ds2.workloads.source.RateControl} factor of {@code key}.
+   */
+  public JobSpec withRateControl(String key) {
+    return new JobSpec(name, sources, operators, key);
+  }
 
   /**
    * A generator emitting {@code schedule}'s rate (records/s, whole vertex) on a wall-clock
@@ -51,7 +64,10 @@ public record JobSpec(String name, List<SourceSpec> sources, List<OperatorSpec> 
     for (SourceSpec s : sources) {
       streams.put(
           s.name(),
-          env.fromSource(new RateSource(s.schedule()), WatermarkStrategy.noWatermarks(), s.name())
+          env.fromSource(
+                  new RateSource(s.schedule(), rateControl),
+                  WatermarkStrategy.noWatermarks(),
+                  s.name())
               .uid("source-" + s.name())
               .setParallelism(s.parallelism()));
     }
@@ -71,33 +87,35 @@ public record JobSpec(String name, List<SourceSpec> sources, List<OperatorSpec> 
     }
   }
 
+  /** The oracle at the sources' initial rates. */
+  public Map<String, Integer> oracle() {
+    return oracle(1.0);
+  }
+
   /**
-   * The smallest parallelism per operator vertex name that sustains the sources' rates at {@code
-   * secondsIntoSchedule}: pi = smallest p with r c (1 + alpha (p - 1)) <= p.
+   * The smallest parallelism per operator vertex name that sustains the sources' initial rates
+   * times {@code rateFactor}: pi = smallest p with r c (1 + alpha (p - 1)) <= p.
    */
-  public Map<String, Integer> oracle(double secondsIntoSchedule) {
-    Map<String, Double> outRate = new HashMap<>();
-    for (SourceSpec s : sources) {
-      outRate.put(s.name(), s.schedule().rateAt(secondsIntoSchedule));
-    }
+  public Map<String, Integer> oracle(double rateFactor) {
     Map<String, Integer> result = new LinkedHashMap<>();
-    for (OperatorSpec op : operators) {
-      double in = op.inputs().stream().mapToDouble(outRate::get).sum();
-      outRate.put(op.name(), in * op.selectivity());
-      double load = in * op.costMs() / 1000;
-      int p = Math.max(1, (int) Math.ceil(load));
-      while (load * (1 + op.alpha() * (p - 1)) > p) {
-        p++;
-      }
-      result.put(vertexName(op.name(), false), p);
-    }
+    inputRates(rateFactor)
+        .forEach(
+            (name, in) -> {
+              OperatorSpec op = operator(name);
+              double load = in * op.costMs() / 1000;
+              int p = Math.max(1, (int) Math.ceil(load));
+              while (load * (1 + op.alpha() * (p - 1)) > p) {
+                p++;
+              }
+              result.put(vertexName(op.name(), false), p);
+            });
     return result;
   }
 
-  /** Input rate of every operator at {@code secondsIntoSchedule}, by vertex name. */
-  public Map<String, Double> inputRates(double secondsIntoSchedule) {
+  /** Input rate of every operator (by name) at the initial rates times {@code rateFactor}. */
+  public Map<String, Double> inputRates(double rateFactor) {
     Map<String, Double> outRate = new HashMap<>();
-    sources.forEach(s -> outRate.put(s.name(), s.schedule().rateAt(secondsIntoSchedule)));
+    sources.forEach(s -> outRate.put(s.name(), s.schedule().rateAt(0) * rateFactor));
     Map<String, Double> result = new LinkedHashMap<>();
     for (OperatorSpec op : operators) {
       double in = op.inputs().stream().mapToDouble(outRate::get).sum();
@@ -105,6 +123,10 @@ public record JobSpec(String name, List<SourceSpec> sources, List<OperatorSpec> 
       result.put(op.name(), in);
     }
     return result;
+  }
+
+  private OperatorSpec operator(String name) {
+    return operators.stream().filter(o -> o.name().equals(name)).findFirst().orElseThrow();
   }
 
   /** A copy with every operator's initial parallelism replaced. */
@@ -121,6 +143,6 @@ public record JobSpec(String name, List<SourceSpec> sources, List<OperatorSpec> 
               op.keyed(),
               op.alpha()));
     }
-    return new JobSpec(name, sources, ops);
+    return new JobSpec(name, sources, ops, rateControl);
   }
 }

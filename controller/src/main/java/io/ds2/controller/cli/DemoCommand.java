@@ -89,7 +89,7 @@ final class DemoCommand implements Callable<Integer>, ScalingFlags.Taker {
               + "Sample job '%s' (%s), every operator at parallelism 1.%n"
               + "Expected answer (closed form): %s%n"
               + "Try from another terminal: bin/ds2 recommend --flink-url %s%n%n",
-          cluster.restUrl(), job.name(), jobId, job.oracle(0), cluster.restUrl());
+          cluster.restUrl(), job.name(), jobId, job.oracle(), cluster.restUrl());
       banner.flush();
       try {
         loop(cluster, jobId, options, runFor, out);

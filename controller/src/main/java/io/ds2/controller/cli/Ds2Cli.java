@@ -14,7 +14,12 @@ import picocli.CommandLine.IParameterExceptionHandler;
     mixinStandardHelpOptions = true,
     version = "ds2 0.1.0",
     description = "Right-sizes Flink streaming jobs from true processing rates (DS2, OSDI'18).",
-    subcommands = {RecommendCommand.class, DemoCommand.class, OptionsCommand.class},
+    subcommands = {
+      RecommendCommand.class,
+      RunCommand.class,
+      DemoCommand.class,
+      OptionsCommand.class
+    },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:success", "1:runtime failure (one line on stderr)", "2:usage error"})
 public final class Ds2Cli implements Runnable {

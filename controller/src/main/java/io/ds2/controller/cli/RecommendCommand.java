@@ -10,7 +10,6 @@ import io.ds2.flink.WindowCollector;
 import io.ds2.model.estimate.DemandEstimator;
 import io.ds2.model.estimate.Ds2Model;
 import io.ds2.model.estimate.Estimate;
-import io.ds2.model.estimate.SourceDemand;
 import io.ds2.model.graph.JobGraph;
 import io.ds2.model.graph.Vertex;
 import io.ds2.model.options.Ds2Options;
@@ -89,7 +88,7 @@ final class RecommendCommand implements Callable<Integer>, ScalingFlags.Taker {
     String jobId = new JobLocator(client).locate(Optional.ofNullable(job)).jid();
     JobSampler sampler = new JobSampler(client, jobId, Clock.systemUTC());
     JobTopology topology = sampler.topology();
-    Map<String, Double> given = resolveSourceRates(topology.graph());
+    Map<String, Double> given = resolveSourceRates(topology.graph(), sourceRates);
 
     StderrProgress progress = new StderrProgress(spec.commandLine().getErr());
     ObservationWindow window =
@@ -110,19 +109,11 @@ final class RecommendCommand implements Callable<Integer>, ScalingFlags.Taker {
 
   static Estimate estimate(
       JobGraph graph, ObservationWindow window, Map<String, Double> given, Ds2Options options) {
-    Map<String, SourceDemand> demands = new HashMap<>();
-    for (Vertex s : graph.sources()) {
-      var obs = window.vertex(s.id()).orElseThrow();
-      demands.put(
-          s.id(),
-          given.containsKey(s.id())
-              ? DemandEstimator.explicit(obs, given.get(s.id()))
-              : DemandEstimator.infer(obs, options.catchUp()));
-    }
-    return Ds2Model.estimate(graph, window, demands, options);
+    return Ds2Model.estimate(
+        graph, window, DemandEstimator.demands(graph, window, given, options.catchUp()), options);
   }
 
-  private Map<String, Double> resolveSourceRates(JobGraph graph) {
+  static Map<String, Double> resolveSourceRates(JobGraph graph, Map<String, String> sourceRates) {
     Map<String, Double> resolved = new HashMap<>();
     for (Map.Entry<String, String> e : sourceRates.entrySet()) {
       Vertex v =

@@ -28,6 +28,6 @@ class DemoTest {
         recommended.put(v.get("name").asText(), v.get("recommendedParallelism").asInt());
       }
     }
-    assertEquals(SampleJobs.ordersAndPayments().oracle(0), recommended);
+    assertEquals(SampleJobs.ordersAndPayments().oracle(), recommended);
   }
 }

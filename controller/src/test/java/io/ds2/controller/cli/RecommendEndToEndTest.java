@@ -78,7 +78,7 @@ class RecommendEndToEndTest {
         assertTrue(v.get("trueProcessingRatePerInstance").asDouble() > 0);
       }
     }
-    assertEquals(SPEC.oracle(0), recommended, run.out());
+    assertEquals(SPEC.oracle(), recommended, run.out());
   }
 
   @Test

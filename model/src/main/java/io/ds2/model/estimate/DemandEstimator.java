@@ -1,8 +1,13 @@
 package io.ds2.model.estimate;
 
+import io.ds2.model.graph.JobGraph;
+import io.ds2.model.graph.Vertex;
 import io.ds2.model.window.Backlog;
+import io.ds2.model.window.ObservationWindow;
 import io.ds2.model.window.VertexObservation;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 
@@ -14,6 +19,27 @@ public final class DemandEstimator {
   private static final double MAX_EXTRAPOLATION = 20;
 
   private DemandEstimator() {}
+
+  /**
+   * Every source's demand for a window: the user's rate where given (by vertex id), else inferred.
+   */
+  public static Map<String, SourceDemand> demands(
+      JobGraph graph,
+      ObservationWindow window,
+      Map<String, Double> given,
+      Optional<Duration> catchUp) {
+    Map<String, SourceDemand> demands = new HashMap<>();
+    for (Vertex s : graph.sources()) {
+      VertexObservation obs =
+          window
+              .vertex(s.id())
+              .orElseThrow(() -> new IllegalArgumentException("no observation of " + s.name()));
+      demands.put(
+          s.id(),
+          given.containsKey(s.id()) ? explicit(obs, given.get(s.id())) : infer(obs, catchUp));
+    }
+    return demands;
+  }
 
   /** A demand the user stated. */
   public static SourceDemand explicit(VertexObservation source, double ratePerSecond) {

@@ -16,9 +16,14 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  */
 public final class RateSource implements Source<Long, RateSplit, List<RateSplit>> {
   private final RateSchedule schedule;
+  private final String control;
 
-  public RateSource(RateSchedule schedule) {
+  /**
+   * @param control a {@link RateControl} key whose factor multiplies the schedule; empty for none
+   */
+  public RateSource(RateSchedule schedule, String control) {
     this.schedule = schedule;
+    this.control = control;
   }
 
   @Override
@@ -28,7 +33,7 @@ public final class RateSource implements Source<Long, RateSplit, List<RateSplit>
 
   @Override
   public SourceReader<Long, RateSplit> createReader(SourceReaderContext context) {
-    return new RateReader(context, schedule);
+    return new RateReader(context, schedule, control);
   }
 
   @Override

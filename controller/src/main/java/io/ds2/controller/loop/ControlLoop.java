@@ -1,0 +1,135 @@
+package io.ds2.controller.loop;
+
+import io.ds2.flink.FlinkRestException;
+import io.ds2.flink.JobSampler;
+import io.ds2.flink.JobTopology;
+import io.ds2.flink.RescaleOutcome;
+import io.ds2.flink.WindowCollector;
+import io.ds2.model.estimate.DemandEstimator;
+import io.ds2.model.estimate.Ds2Model;
+import io.ds2.model.estimate.Estimate;
+import io.ds2.model.options.Ds2Options;
+import io.ds2.model.policy.Action;
+import io.ds2.model.policy.Decision;
+import io.ds2.model.policy.ScalingPolicy;
+import io.ds2.model.window.ObservationWindow;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The control loop for one job: collect a clean window, estimate (DS2), decide (policy), execute
+ * (actuator), report every step to the listener. Framework-neutral: the REST actuator here, the
+ * Kubernetes one later.
+ */
+public final class ControlLoop {
+  /** Whether decisions are carried out. */
+  public enum Mode {
+    /** Rescale when the policy says so. */
+    ACT,
+    /** Decide and report, never rescale (asked for by the user). */
+    DRY_RUN,
+    /** Decide and report only, because the cluster cannot rescale this job. */
+    ADVISOR
+  }
+
+  /** Applies a rescale and reports what actually happened. */
+  @FunctionalInterface
+  public interface Actuator {
+    RescaleOutcome rescale(String jobId, Map<String, Integer> target, Duration timeout)
+        throws InterruptedException;
+  }
+
+  // Failures that end the loop: the job is gone; anything else is retried.
+  private static final Set<FlinkRestException.Kind> FATAL =
+      Set.of(FlinkRestException.Kind.JOB_NOT_FOUND, FlinkRestException.Kind.JOB_NOT_RUNNING);
+
+  private final JobSampler sampler;
+  private final WindowCollector collector;
+  private final ScalingPolicy policy;
+  private final Actuator actuator;
+  private final Map<String, Double> givenRates;
+  private final LoopListener listener;
+  private final WindowCollector.Sleeper sleeper;
+  private Mode mode;
+
+  public ControlLoop(
+      JobSampler sampler,
+      ScalingPolicy policy,
+      Actuator actuator,
+      Mode mode,
+      Map<String, Double> givenRates,
+      LoopListener listener,
+      WindowCollector.Sleeper sleeper) {
+    this.sampler = sampler;
+    this.collector = WindowCollector.live(sampler, policy.options());
+    this.policy = policy;
+    this.actuator = actuator;
+    this.mode = mode;
+    this.givenRates = Map.copyOf(givenRates);
+    this.listener = listener;
+    this.sleeper = sleeper;
+  }
+
+  public Mode mode() {
+    return mode;
+  }
+
+  /** One collect, estimate, decide, execute step. */
+  public Decision step() throws InterruptedException {
+    Ds2Options o = policy.options();
+    JobTopology topology = sampler.topology();
+    ObservationWindow window =
+        collector.collect(topology.graph(), WindowCollector.maxWait(o), listener);
+    Estimate estimate =
+        Ds2Model.estimate(
+            topology.graph(),
+            window,
+            DemandEstimator.demands(topology.graph(), window, givenRates, o.catchUp()),
+            o);
+    Decision decision = policy.decide(topology.graph(), estimate);
+    listener.decided(topology, decision, mode);
+    if (decision.action() instanceof Action.Rescale rescale && mode == Mode.ACT) {
+      execute(topology, rescale.parallelism());
+    }
+    return decision;
+  }
+
+  private void execute(JobTopology topology, Map<String, Integer> target)
+      throws InterruptedException {
+    RescaleOutcome outcome =
+        actuator.rescale(topology.jobId(), target, policy.options().rescaleTimeout());
+    listener.rescaled(topology, target, outcome);
+    if (outcome instanceof RescaleOutcome.Applied) {
+      policy.rescaleApplied();
+    } else if (outcome instanceof RescaleOutcome.Unsupported u) {
+      mode = Mode.ADVISOR;
+      listener.problem(u.message() + "; continuing in advisor mode (decisions only)");
+    } else {
+      policy.rescaleNotApplied(); // unmet or refused: back off, never storm
+    }
+  }
+
+  /**
+   * Steps until {@code keepGoing} says stop or {@code maxDecisions} were made. Transient failures
+   * (Flink unreachable, no clean window in time) are reported and retried after a window's time; a
+   * job that is gone ends the loop with its exception.
+   */
+  public void run(BooleanSupplier keepGoing, long maxDecisions) throws InterruptedException {
+    long decisions = 0;
+    while (keepGoing.getAsBoolean() && decisions < maxDecisions) {
+      try {
+        step();
+        decisions++;
+      } catch (FlinkRestException e) {
+        if (FATAL.contains(e.kind())) {
+          throw e;
+        }
+        listener.problem(
+            e.getMessage() + "; retrying in " + policy.options().window().toSeconds() + " s");
+        sleeper.sleep(policy.options().window());
+      }
+    }
+  }
+}

@@ -1,0 +1,69 @@
+package io.ds2.controller.loop;
+
+import io.ds2.controller.render.DecisionJson;
+import io.ds2.flink.JobTopology;
+import io.ds2.flink.RescaleOutcome;
+import io.ds2.model.policy.Decision;
+import io.ds2.model.window.WindowProblem;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * Appends one JSON object per line for every decision and rescale, flushed per line so a crash
+ * loses nothing already decided.
+ */
+public final class DecisionLog implements LoopListener, AutoCloseable {
+  private final BufferedWriter out;
+  private final Clock clock;
+
+  public DecisionLog(Writer out, Clock clock) {
+    this.out = new BufferedWriter(out);
+    this.clock = clock;
+  }
+
+  @Override
+  public void decided(JobTopology t, Decision d, ControlLoop.Mode mode) {
+    write(DecisionJson.decision(t, d, mode).toString());
+  }
+
+  @Override
+  public void rescaled(JobTopology t, Map<String, Integer> requested, RescaleOutcome outcome) {
+    write(DecisionJson.rescale(t, requested, outcome, clock.instant()).toString());
+  }
+
+  @Override
+  public void problem(String message) {
+    write(
+        "{\"type\":\"problem\",\"time\":\""
+            + clock.instant()
+            + "\",\"message\":"
+            + com.fasterxml.jackson.databind.node.TextNode.valueOf(message)
+            + "}");
+  }
+
+  @Override
+  public void waiting(Duration collected, Duration wanted, String status) {}
+
+  @Override
+  public void samplesDropped(WindowProblem problem, String detail) {}
+
+  private void write(String line) {
+    try {
+      out.write(line);
+      out.newLine();
+      out.flush();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the decision log: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    out.close();
+  }
+}

@@ -1,0 +1,52 @@
+package io.ds2.controller.loop;
+
+import io.ds2.controller.render.DecisionSummary;
+import io.ds2.flink.JobTopology;
+import io.ds2.flink.RescaleOutcome;
+import io.ds2.model.policy.Decision;
+import io.ds2.model.window.WindowProblem;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Map;
+
+/** The readable one-line-per-event view of the loop, with a time stamp. */
+public final class SummaryPrinter implements LoopListener {
+  private static final DateTimeFormatter TIME =
+      DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
+  private final PrintWriter out;
+  private final Clock clock;
+
+  public SummaryPrinter(PrintWriter out, Clock clock) {
+    this.out = out;
+    this.clock = clock;
+  }
+
+  @Override
+  public void decided(JobTopology t, Decision d, ControlLoop.Mode mode) {
+    line(DecisionSummary.decision(d, mode));
+  }
+
+  @Override
+  public void rescaled(JobTopology t, Map<String, Integer> requested, RescaleOutcome outcome) {
+    line(DecisionSummary.rescale(outcome));
+  }
+
+  @Override
+  public void problem(String message) {
+    line("problem: " + message);
+  }
+
+  @Override
+  public void waiting(Duration collected, Duration wanted, String status) {}
+
+  @Override
+  public void samplesDropped(WindowProblem problem, String detail) {}
+
+  private void line(String s) {
+    out.println(TIME.format(clock.instant()) + " " + s);
+    out.flush();
+  }
+}
