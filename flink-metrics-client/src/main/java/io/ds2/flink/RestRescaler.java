@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.StringJoiner;
 import java.util.TreeMap;
 
 /**
@@ -81,8 +82,9 @@ public final class RestRescaler {
       throw e;
     }
     Map<String, Integer> running = Map.of();
+    JobDetails d;
     while (true) {
-      JobDetails d = client.get("/jobs/" + jobId, JobDetails.class);
+      d = client.get("/jobs/" + jobId, JobDetails.class);
       if (TERMINAL.contains(d.state())) {
         return new RescaleOutcome.Failed(
             "job " + jobId + " became " + d.state() + " while rescaling");
@@ -116,6 +118,13 @@ public final class RestRescaler {
     Map<String, Integer> p = new TreeMap<>();
     d.vertices().forEach(v -> p.put(v.id(), v.parallelism()));
     return p;
+  }
+
+  /** {@code {Parse=3, Join=4}} in the job's vertex order, for people. */
+  private static String named(Map<String, Integer> byId, JobDetails d) {
+    StringJoiner j = new StringJoiner(", ", "{", "}");
+    d.vertices().forEach(v -> j.add(v.name() + "=" + byId.get(v.id())));
+    return j.toString();
   }
 
   private static boolean allRunning(JobDetails d) {

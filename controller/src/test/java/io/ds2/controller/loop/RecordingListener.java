@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 /** Keeps everything the loop reported, for assertions. */
-final class RecordingListener implements LoopListener {
+class RecordingListener implements LoopListener {
   final List<Decision> decisions = new ArrayList<>();
   final List<RescaleOutcome> rescales = new ArrayList<>();
   final List<String> problems = new ArrayList<>();

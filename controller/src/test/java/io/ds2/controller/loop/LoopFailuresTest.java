@@ -1,0 +1,98 @@
+package io.ds2.controller.loop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ds2.flink.RescaleOutcome;
+import io.ds2.model.estimate.ReasonCode;
+import io.ds2.model.policy.Action;
+import io.ds2.model.policy.Decision;
+import io.ds2.model.window.WindowProblem;
+import io.ds2.workloads.SampleJobs;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/** What the loop does when Flink does not cooperate: no wrong rescale, no rescale storm. */
+class LoopFailuresTest {
+  @Test
+  void tooFewSlotsIsReportedOnceThenBacksOff() throws Exception {
+    RecordingListener events = new RecordingListener();
+    // 2 x 1 slots, the job needs 4 at its oracle: Flink accepts the request, never applies it.
+    try (LoopTestSupport flink = new LoopTestSupport(SampleJobs.ordersAndPayments(), 1, Map.of())) {
+      ControlLoop loop =
+          flink.loop(
+              LoopTestSupport.options("rescale-timeout", "8s", "rescale-backoff", "10m"),
+              ControlLoop.Mode.ACT,
+              events);
+      Decision first = loop.step();
+      assertInstanceOf(Action.Rescale.class, first.action());
+      RescaleOutcome.NotApplied unmet =
+          assertInstanceOf(RescaleOutcome.NotApplied.class, events.rescales.get(0));
+      assertTrue(unmet.message().contains("cluster slots: 2 total"), unmet.message());
+      for (int i = 0; i < 2; i++) {
+        Decision d = loop.step();
+        assertEquals(ReasonCode.BACKING_OFF, ((Action.Hold) d.action()).reason().code());
+      }
+      assertEquals(1, events.rescales.size(), "one attempt, no storm");
+    }
+  }
+
+  @Test
+  void restartMidWindowIsNeverDecidedOn() throws Exception {
+    RecordingListener events = new RecordingListener();
+    try (LoopTestSupport flink = new LoopTestSupport(SampleJobs.ordersAndPayments(), 4, Map.of())) {
+      String sink =
+          flink
+              .client
+              .get("/jobs/" + flink.jobId, io.ds2.flink.dto.JobDetails.class)
+              .vertices()
+              .stream()
+              .filter(v -> v.name().equals("Sink"))
+              .findFirst()
+              .orElseThrow()
+              .id();
+      // Restart the job (an outside rescale of Sink to 2) while the loop collects its window.
+      CompletableFuture<RescaleOutcome> restart = new CompletableFuture<>();
+      LoopListener restartOnce =
+          new RecordingListener() {
+            @Override
+            public void waiting(java.time.Duration collected, java.time.Duration wanted, String s) {
+              if (collected.toSeconds() >= 3 && !restart.isDone()) {
+                restart.complete(null);
+                CompletableFuture.runAsync(
+                    () -> {
+                      try {
+                        flink
+                            .rescaler()
+                            .rescale(
+                                flink.jobId, Map.of(sink, 2), java.time.Duration.ofSeconds(60));
+                      } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                      }
+                    });
+              }
+            }
+          };
+      ControlLoop loop =
+          flink.loop(
+              LoopTestSupport.options(),
+              ControlLoop.Mode.DRY_RUN,
+              LoopListener.all(events, restartOnce));
+      Decision d = loop.step();
+      assertTrue(
+          events.dropped.stream().anyMatch(WindowProblem::invalidatesSamples),
+          "the window across the restart was dropped: " + events.dropped);
+      assertEquals(
+          2,
+          d.vertices().stream()
+              .filter(v -> v.name().equals("Sink"))
+              .findFirst()
+              .orElseThrow()
+              .current(),
+          "decided on a window after the restart only");
+      assertTrue(events.rescales.isEmpty(), "dry run never rescales");
+    }
+  }
+}
