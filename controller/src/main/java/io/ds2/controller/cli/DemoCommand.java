@@ -1,59 +1,64 @@
 package io.ds2.controller.cli;
 
-import io.ds2.controller.render.EstimateJson;
-import io.ds2.controller.render.EstimateTable;
+import io.ds2.controller.loop.ControlLoop;
 import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.FlinkRestException;
 import io.ds2.flink.JobSampler;
-import io.ds2.flink.JobTopology;
-import io.ds2.flink.WindowCollector;
-import io.ds2.model.estimate.Estimate;
+import io.ds2.flink.RestRescaler;
 import io.ds2.model.options.Ds2Options;
+import io.ds2.model.policy.ScalingPolicy;
 import io.ds2.workloads.JobSpec;
 import io.ds2.workloads.LocalFlinkCluster;
 import io.ds2.workloads.SampleJobs;
+import io.ds2.workloads.source.RateControl;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import org.apache.flink.core.execution.JobClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
  * Starts an in-process Flink cluster, runs an under-provisioned sample job with known per-record
- * costs, and prints a recommendation after every window, next to the closed-form answer.
+ * costs, and lets the controller scale it: first to the base rate, then, once settled, to twice the
+ * rate. Ends with a summary (steps, time to settle, final vs needed, rescale times).
  */
 @Command(
     name = "demo",
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Run an in-process Flink cluster with a sample job that has a known bottleneck, and show",
-      "live recommendations as windows fill. Ctrl-C stops cleanly."
+      "Run an in-process Flink cluster with a sample job started under-provisioned; the",
+      "controller scales it, then follows a doubling of the source rate, and prints a summary.",
+      "Ctrl-C stops cleanly (with the summary so far)."
     })
 final class DemoCommand implements Callable<Integer>, ScalingFlags.Taker {
-  // The demo runs on Flink's 1 s metric refresh, so shorter windows are accurate.
+  // The demo cluster refreshes metrics every second, so short windows are accurate.
   private static final Map<String, String> DEMO_DEFAULTS =
       Map.of(
-          Ds2Options.WINDOW, "15s", Ds2Options.WARM_UP, "10s", Ds2Options.SAMPLE_INTERVAL, "500ms");
+          Ds2Options.WINDOW, "10s",
+          Ds2Options.WARM_UP, "5s",
+          Ds2Options.SAMPLE_INTERVAL, "500ms",
+          Ds2Options.ACTIVATION, "1",
+          Ds2Options.SCALE_DOWN_DELAY, "30s",
+          Ds2Options.RESCALE_TIMEOUT, "60s");
+  private static final String RATE_CONTROL = "ds2-demo";
 
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
   @Option(
       names = "--duration",
       paramLabel = "DURATION",
-      description = "Stop after this long. Default: run until Ctrl-C.")
-  String duration;
+      description = "Stop after this long even if not settled. Default: 10m.")
+  String duration = "10m";
 
   @Option(
       names = {"-o", "--output"},
       paramLabel = "FORMAT",
-      description = "table, or json (one JSON object per window). Default: table.")
+      description = "table, or json (decision lines, then a summary line). Default: table.")
   RecommendCommand.OutputFormat output = RecommendCommand.OutputFormat.table;
 
   @Option(names = "--verbose", description = "Print stack traces of errors.")
@@ -62,86 +67,100 @@ final class DemoCommand implements Callable<Integer>, ScalingFlags.Taker {
   @Override
   public Integer call() throws Exception {
     Ds2Options options = ScalingFlags.read(spec, DEMO_DEFAULTS);
-    Optional<Duration> runFor =
-        Optional.ofNullable(duration).map(d -> RecommendCommand.parseDuration("--duration", d));
+    Instant end = Instant.now().plus(RecommendCommand.parseDuration("--duration", duration));
+    boolean json = output == RecommendCommand.OutputFormat.json;
     PrintWriter out = spec.commandLine().getOut();
-    // With -o json stdout carries only JSON lines; the banner goes to stderr.
-    PrintWriter banner =
-        output == RecommendCommand.OutputFormat.json ? spec.commandLine().getErr() : out;
-    JobSpec job = SampleJobs.ordersAndPayments();
-    banner.println("Starting an in-process Flink cluster (2 TaskManagers x 4 slots)...");
-    banner.flush();
-    CountDownLatch stopped = new CountDownLatch(1);
-    Thread main = Thread.currentThread();
-    try (LocalFlinkCluster cluster = LocalFlinkCluster.start(4)) {
-      Thread hook =
-          new Thread(
-              () -> {
-                main.interrupt();
-                awaitQuietly(stopped);
-              },
-              "ds2-demo-shutdown");
-      Runtime.getRuntime().addShutdownHook(hook);
+    // With -o json stdout carries only JSON lines; the narration goes to stderr.
+    PrintWriter say = json ? spec.commandLine().getErr() : out;
+    JobSpec job = SampleJobs.ordersAndPayments().withRateControl(RATE_CONTROL);
+    RateControl.set(RATE_CONTROL, 1);
+    say.println("Starting an in-process Flink cluster (2 TaskManagers x 4 slots)...");
+    say.flush();
+    DemoRun run = new DemoRun(job, Clock.systemUTC(), out, json);
+    try (LocalFlinkCluster cluster = LocalFlinkCluster.start(4);
+        GracefulStop stop = new GracefulStop()) {
       JobClient client = cluster.submit(job);
-      String jobId = client.getJobID().toHexString();
-      banner.printf(
-          "Flink REST API: %s  (web UI is not bundled; the REST API is)%n"
-              + "Sample job '%s' (%s), every operator at parallelism 1.%n"
-              + "Expected answer (closed form): %s%n"
-              + "Try from another terminal: bin/ds2 recommend --flink-url %s%n%n",
-          cluster.restUrl(), job.name(), jobId, job.oracle(), cluster.restUrl());
-      banner.flush();
+      say.printf(
+          "Flink REST API: %s (try: bin/ds2 recommend --flink-url %s)%n"
+              + "Sample job '%s' (%s) starts with every operator at parallelism 1.%n"
+              + "Needed (closed form) at the base rate: %s; at twice the rate: %s%n%n",
+          cluster.restUrl(),
+          cluster.restUrl(),
+          job.name(),
+          client.getJobID(),
+          job.oracle(1),
+          job.oracle(2));
+      say.flush();
       try {
-        loop(cluster, jobId, options, runFor, out);
+        script(cluster, client.getJobID().toHexString(), options, run, end, stop, say);
       } catch (InterruptedException e) {
-        banner.println("\nStopping...");
+        say.println("\nStopping...");
       } finally {
-        Thread.interrupted(); // clear, so closing the cluster is not cut short
+        Thread.interrupted(); // clear, so cancelling and closing are not cut short
         cancelQuietly(client);
-        if (runFor.isPresent()) {
-          Runtime.getRuntime().removeShutdownHook(hook);
-        }
       }
     } finally {
-      stopped.countDown();
+      RateControl.clear(RATE_CONTROL);
     }
-    banner.println("Stopped.");
-    banner.flush();
+    if (json) {
+      out.println(run.summaryJson());
+    } else {
+      out.print(run.summary());
+    }
+    out.flush();
+    say.println("Stopped.");
+    say.flush();
     return ExitCodes.OK;
   }
 
-  private void loop(
+  private static void script(
       LocalFlinkCluster cluster,
       String jobId,
       Ds2Options options,
-      Optional<Duration> runFor,
-      PrintWriter out)
+      DemoRun run,
+      Instant end,
+      GracefulStop stop,
+      PrintWriter say)
       throws InterruptedException {
-    Instant end = runFor.map(d -> Instant.now().plus(d)).orElse(Instant.MAX);
     FlinkRestClient rest = new FlinkRestClient(cluster.restUrl(), Duration.ofSeconds(10));
     JobSampler sampler = new JobSampler(rest, jobId, Clock.systemUTC());
-    JobTopology topology = awaitTopology(sampler, end);
-    StderrProgress progress = new StderrProgress(spec.commandLine().getErr());
-    WindowCollector collector = WindowCollector.live(sampler, options);
-    while (Instant.now().plus(options.window()).isBefore(end)) {
-      var window = collector.collect(topology.graph(), WindowCollector.maxWait(options), progress);
-      progress.done();
-      Estimate estimate = RecommendCommand.estimate(topology.graph(), window, Map.of(), options);
-      if (output == RecommendCommand.OutputFormat.json) {
-        out.println(EstimateJson.render(topology, estimate));
-      } else {
-        out.print(EstimateTable.render(topology, estimate));
-        out.println();
+    awaitTopology(sampler, end);
+    ControlLoop loop =
+        new ControlLoop(
+            sampler,
+            new ScalingPolicy(options, Clock.systemUTC()),
+            new RestRescaler(
+                    rest,
+                    Clock.systemUTC(),
+                    d -> Thread.sleep(d.toMillis()),
+                    Duration.ofMillis(250))
+                ::rescale,
+            ControlLoop.Mode.ACT,
+            Map.of(),
+            run,
+            d -> Thread.sleep(d.toMillis()));
+    while (!stop.requested() && Instant.now().isBefore(end)) {
+      loop.run(() -> true, 1);
+      if (run.settled()) {
+        if (run.factor() == 1) {
+          say.println("\nSettled. Doubling the source rate...\n");
+          say.flush();
+          run.nextPhase(2);
+          RateControl.set(RATE_CONTROL, 2);
+        } else {
+          say.println("\nSettled at twice the rate.\n");
+          say.flush();
+          return;
+        }
       }
-      out.flush();
     }
   }
 
-  private static JobTopology awaitTopology(JobSampler sampler, Instant end)
-      throws InterruptedException {
+  private static void awaitTopology(JobSampler sampler, Instant end) throws InterruptedException {
     while (true) {
       try {
-        return sampler.topology();
+        sampler.topology();
+        return;
       } catch (FlinkRestException e) {
         if (Instant.now().isAfter(end)) {
           throw e;
@@ -156,14 +175,6 @@ final class DemoCommand implements Callable<Integer>, ScalingFlags.Taker {
       client.cancel().get();
     } catch (Exception e) {
       // The cluster is closed next; a job that could not be cancelled dies with it.
-    }
-  }
-
-  private static void awaitQuietly(CountDownLatch latch) {
-    try {
-      latch.await();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 }

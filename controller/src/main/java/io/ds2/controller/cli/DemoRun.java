@@ -1,0 +1,187 @@
+package io.ds2.controller.cli;
+
+import io.ds2.controller.loop.ControlLoop;
+import io.ds2.controller.loop.LoopListener;
+import io.ds2.controller.render.DecisionJson;
+import io.ds2.controller.render.DecisionSummary;
+import io.ds2.controller.render.DemoTable;
+import io.ds2.flink.JobTopology;
+import io.ds2.flink.RescaleOutcome;
+import io.ds2.model.estimate.ReasonCode;
+import io.ds2.model.policy.Action;
+import io.ds2.model.policy.Decision;
+import io.ds2.model.window.WindowProblem;
+import io.ds2.workloads.JobSpec;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The demo's script and its record: phase 1 at the base rate, phase 2 at twice the rate once the
+ * loop has settled; a phase is settled after two decisions in a row that change nothing.
+ */
+final class DemoRun implements LoopListener {
+  private static final int SETTLING_HOLDS = 2;
+
+  record Phase(
+      double rateFactor,
+      Instant start,
+      List<Duration> rescaleDowntimes,
+      Instant settledAt,
+      Map<String, Integer> finalParallelism) {}
+
+  private final JobSpec job;
+  private final Clock clock;
+  private final PrintWriter out;
+  private final boolean json;
+  private final List<Phase> phases = new ArrayList<>();
+  private Instant phaseStart;
+  private double factor = 1;
+  private List<Duration> downtimes = new ArrayList<>();
+  private Instant holdsSince;
+  private int holds;
+  private Map<String, Integer> running = Map.of();
+
+  DemoRun(JobSpec job, Clock clock, PrintWriter out, boolean json) {
+    this.job = job;
+    this.clock = clock;
+    this.out = out;
+    this.json = json;
+    this.phaseStart = clock.instant();
+  }
+
+  double factor() {
+    return factor;
+  }
+
+  /** True once the current phase has settled (the caller then changes the rate or stops). */
+  boolean settled() {
+    return holds >= SETTLING_HOLDS;
+  }
+
+  /** Closes the current phase; the next one runs at {@code nextFactor} times the base rate. */
+  void nextPhase(double nextFactor) {
+    phases.add(new Phase(factor, phaseStart, downtimes, holdsSince, running));
+    factor = nextFactor;
+    phaseStart = clock.instant();
+    downtimes = new ArrayList<>();
+    holds = 0;
+    holdsSince = null;
+  }
+
+  @Override
+  public void decided(JobTopology t, Decision d, ControlLoop.Mode mode) {
+    Map<String, Integer> current = new LinkedHashMap<>();
+    d.vertices().stream().filter(v -> !v.source()).forEach(v -> current.put(v.name(), v.current()));
+    running = current;
+    boolean quiet =
+        d.action() instanceof Action.Hold h && h.reason().code() == ReasonCode.NO_CHANGE;
+    if (quiet) {
+      holds++;
+      if (holdsSince == null) {
+        holdsSince = d.time();
+      }
+    } else {
+      holds = 0;
+      holdsSince = null;
+    }
+    if (json) {
+      out.println(DecisionJson.decision(t, d, mode));
+    } else {
+      out.println(DecisionSummary.decision(d, mode));
+      out.print(DemoTable.render(d, job.oracle(factor)));
+    }
+    out.flush();
+  }
+
+  @Override
+  public void rescaled(JobTopology t, Map<String, Integer> requested, RescaleOutcome outcome) {
+    if (outcome instanceof RescaleOutcome.Applied a) {
+      downtimes.add(a.took());
+    }
+    if (!json) {
+      out.println(DecisionSummary.rescale(outcome));
+      out.flush();
+    }
+  }
+
+  @Override
+  public void problem(String message) {
+    if (!json) {
+      out.println("problem: " + message);
+      out.flush();
+    }
+  }
+
+  @Override
+  public void waiting(Duration collected, Duration wanted, String status) {}
+
+  @Override
+  public void samplesDropped(WindowProblem problem, String detail) {}
+
+  /** The summary of every phase so far (the current one if unfinished, marked so). */
+  String summary() {
+    List<Phase> all = new ArrayList<>(phases);
+    all.add(new Phase(factor, phaseStart, downtimes, holdsSince, running));
+    StringBuilder sb = new StringBuilder("Summary\n");
+    for (Phase p : all) {
+      Map<String, Integer> needed = job.oracle(p.rateFactor());
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "  rate x%.0f: %d rescale step(s), %s; final %s, needed %s%s%n",
+              p.rateFactor(),
+              p.rescaleDowntimes().size(),
+              p.settledAt() == null
+                  ? "not settled"
+                  : String.format(
+                      Locale.ROOT,
+                      "settled %.0f s after %s",
+                      Duration.between(p.start(), p.settledAt()).toMillis() / 1000.0,
+                      p.rateFactor() == 1 ? "start" : "the rate step"),
+              p.finalParallelism(),
+              needed,
+              p.finalParallelism().equals(needed) ? " (exact)" : ""));
+      for (Duration d : p.rescaleDowntimes()) {
+        sb.append(
+            String.format(
+                Locale.ROOT,
+                "    rescale: %.1f s from request to running at the new parallelism%n",
+                d.toMillis() / 1000.0));
+      }
+    }
+    return sb.toString();
+  }
+
+  /** The summary as data, for {@code -o json}. */
+  String summaryJson() {
+    var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+    var root = mapper.createObjectNode().put("type", "summary");
+    var arr = root.putArray("phases");
+    List<Phase> all = new ArrayList<>(phases);
+    all.add(new Phase(factor, phaseStart, downtimes, holdsSince, running));
+    for (Phase p : all) {
+      var n = arr.addObject();
+      n.put("rateFactor", p.rateFactor());
+      n.put("rescales", p.rescaleDowntimes().size());
+      if (p.settledAt() != null) {
+        n.put("secondsToSettle", Duration.between(p.start(), p.settledAt()).toMillis() / 1000.0);
+      } else {
+        n.putNull("secondsToSettle");
+      }
+      var fin = n.putObject("finalParallelism");
+      p.finalParallelism().forEach(fin::put);
+      var need = n.putObject("neededParallelism");
+      job.oracle(p.rateFactor()).forEach(need::put);
+      var dt = n.putArray("rescaleSeconds");
+      p.rescaleDowntimes().forEach(d -> dt.add(d.toMillis() / 1000.0));
+    }
+    return root.toString();
+  }
+}

@@ -1,0 +1,83 @@
+package io.ds2.controller.render;
+
+import io.ds2.model.policy.Decision;
+import io.ds2.model.policy.VertexDecision;
+import io.ds2.model.window.VertexObservation;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalDouble;
+
+/** The demo's live view of one decision: parallelism, needed, busy ratio, backlog, rates. */
+public final class DemoTable {
+  private static final String[] HEADER = {
+    "VERTEX", "PARALLELISM", "NEEDED", "BUSY", "BACKLOG", "RATE (demand / true per instance)"
+  };
+
+  private DemoTable() {}
+
+  /**
+   * @param needed the closed-form parallelism per operator vertex name
+   */
+  public static String render(Decision d, Map<String, Integer> needed) {
+    List<String[]> rows = new ArrayList<>();
+    rows.add(HEADER);
+    for (VertexDecision v : d.vertices()) {
+      VertexObservation obs = d.estimate().window().vertex(v.vertexId()).orElseThrow();
+      String parallelism =
+          v.target() == v.current()
+              ? String.valueOf(v.current())
+              : v.current() + " -> " + v.target();
+      String rate =
+          v.source()
+              ? fmt("%.1f/s demand", d.estimate().demands().get(v.vertexId()).targetRate())
+              : d.estimate()
+                      .vertex(v.vertexId())
+                      .orElseThrow()
+                      .trueProcessingRatePerInstance()
+                      .isPresent()
+                  ? fmt(
+                      "%.1f/s per instance",
+                      d.estimate()
+                          .vertex(v.vertexId())
+                          .orElseThrow()
+                          .trueProcessingRatePerInstance()
+                          .getAsDouble())
+                  : "-";
+      rows.add(
+          new String[] {
+            v.name(),
+            parallelism,
+            v.source() ? "-" : String.valueOf(needed.getOrDefault(v.name(), 0)),
+            percent(obs.busyRatio()),
+            obs.backlog().map(b -> fmt("%.0f", b.pendingAtEnd())).orElse("-"),
+            rate
+          });
+    }
+    int[] width = new int[HEADER.length];
+    rows.forEach(
+        r -> {
+          for (int i = 0; i < r.length; i++) {
+            width[i] = Math.max(width[i], r[i].length());
+          }
+        });
+    StringBuilder sb = new StringBuilder();
+    for (String[] r : rows) {
+      StringBuilder line = new StringBuilder();
+      for (int i = 0; i < r.length; i++) {
+        line.append(r[i]).append(" ".repeat(width[i] - r[i].length() + 2));
+      }
+      sb.append("  ").append(line.toString().stripTrailing()).append('\n');
+    }
+    return sb.toString();
+  }
+
+  private static String percent(OptionalDouble r) {
+    return r.isPresent() ? fmt("%.0f%%", r.getAsDouble() * 100) : "-";
+  }
+
+  private static String fmt(String f, Object... args) {
+    return String.format(Locale.ROOT, f, args);
+  }
+}
