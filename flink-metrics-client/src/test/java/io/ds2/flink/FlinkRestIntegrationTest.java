@@ -71,7 +71,7 @@ class FlinkRestIntegrationTest {
     assertTrue(topology.graph().inputsOf(join.id()).get(0).keyed());
 
     Ds2Options options =
-        Ds2Options.fromMap(Map.of("window", "12s", "warm-up", "5s", "sample-interval", "1s"));
+        Ds2Options.fromMap(Map.of("window", "20s", "warm-up", "5s", "sample-interval", "500ms"));
     WindowCollector collector = WindowCollector.live(sampler, options);
     ObservationWindow window =
         collector.collect(topology.graph(), Duration.ofSeconds(90), new NoProgress());
@@ -86,7 +86,23 @@ class FlinkRestIntegrationTest {
       given.put(v.id(), DemandEstimator.explicit(obs, s.schedule().rateAt(0)));
       double rate = s.schedule().rateAt(0);
       assertEquals(
-          rate, inferred.get(v.id()).targetRate(), rate * 0.01, "inferred demand of " + s.name());
+          rate,
+          inferred.get(v.id()).targetRate(),
+          rate * 0.01,
+          "inferred demand of "
+              + s.name()
+              + " from "
+              + obs.timeBase()
+              + " over "
+              + obs.seconds()
+              + " s (window "
+              + window.length()
+              + "), output "
+              + obs.observedOutputRate()
+              + "/s, "
+              + obs.backlog()
+              + ", subtasks "
+              + obs.subtaskDeltas());
     }
     Map<String, Integer> oracle = SPEC.oracle();
     for (Map<String, SourceDemand> demands : java.util.List.of(inferred, given)) {

@@ -17,6 +17,7 @@ public final class DemandEstimator {
   private static final double NEGLIGIBLE_BACKPRESSURE = 0.01;
   // Never extrapolate by more than 20x: a source blocked 95%+ of the time says little.
   private static final double MAX_EXTRAPOLATION = 20;
+  private static final double MIN_BACKLOG_COVERAGE = 0.5;
 
   private DemandEstimator() {}
 
@@ -59,7 +60,9 @@ public final class DemandEstimator {
    */
   public static SourceDemand infer(VertexObservation source, Optional<Duration> catchUp) {
     double observed = source.observedOutputRate();
-    Optional<Backlog> backlog = source.backlog();
+    // A fit over a small part of the window (the gauge appeared late) is too fragile to use.
+    Optional<Backlog> backlog =
+        source.backlog().filter(b -> b.spanSeconds() >= MIN_BACKLOG_COVERAGE * source.seconds());
     if (backlog.isPresent()) {
       Backlog b = backlog.get();
       OptionalDouble catchUpRate =

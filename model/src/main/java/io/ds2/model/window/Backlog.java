@@ -9,6 +9,11 @@ package io.ds2.model.window;
  *     the source. Both terms come from the same metric refresh, so their sum is consistent even
  *     though the refresh time itself is only known to within a poll interval.
  * @param points how many readings the slopes were fitted to
+ * @param spanSeconds the time between the first and last reading fitted
  */
 public record Backlog(
-    double pendingAtEnd, double growthPerSecond, double arrivalRate, int points) {}
+    double pendingAtEnd,
+    double growthPerSecond,
+    double arrivalRate,
+    int points,
+    double spanSeconds) {}

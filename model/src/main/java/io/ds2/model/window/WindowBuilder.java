@@ -232,6 +232,8 @@ public final class WindowBuilder {
     SimpleRegression arrived = new SimpleRegression();
     VertexSample first = start.vertices().get(id);
     double last = 0;
+    double firstT = Double.NaN;
+    double lastT = 0;
     for (JobSample p : points) {
       VertexSample v = p.vertices().get(id);
       OptionalDouble out = sumOf(v.subtasks(), Counter.RECORDS_OUT);
@@ -240,6 +242,8 @@ public final class WindowBuilder {
       }
       double t = TaskClock.between(first, v, pollSeconds(start, p)).seconds();
       last = v.pendingRecords().getAsDouble();
+      firstT = Double.isNaN(firstT) ? t : firstT;
+      lastT = t;
       pending.addData(t, last);
       arrived.addData(t, last + out.getAsDouble());
     }
@@ -247,7 +251,8 @@ public final class WindowBuilder {
       return Optional.empty();
     }
     return Optional.of(
-        new Backlog(last, pending.getSlope(), arrived.getSlope(), (int) pending.getN()));
+        new Backlog(
+            last, pending.getSlope(), arrived.getSlope(), (int) pending.getN(), lastT - firstT));
   }
 
   private static double pollSeconds(JobSample from, JobSample to) {

@@ -14,7 +14,7 @@ class DemandEstimatorTest {
     // Emitted 3000 in 10 s (300/s) while the backlog grew by 200/s: demand 500/s.
     Observations o =
         new Observations(10)
-            .source("s", 1, 3000, 6000, Optional.of(new Backlog(2000, 200, 500, 6)));
+            .source("s", 1, 3000, 6000, Optional.of(new Backlog(2000, 200, 500, 6, 10)));
     SourceDemand d = DemandEstimator.infer(o.get("s"), Optional.empty());
     assertEquals(SourceDemand.Basis.BACKLOG, d.basis());
     assertEquals(500, d.targetRate(), 1e-9);
@@ -26,7 +26,7 @@ class DemandEstimatorTest {
   void catchUpDrainsTheStandingBacklogWithinTheGivenTime() {
     // 300/s out, backlog flat at 6000: draining it in 60 s adds 100/s.
     Observations o =
-        new Observations(10).source("s", 1, 3000, 0, Optional.of(new Backlog(6000, 0, 300, 6)));
+        new Observations(10).source("s", 1, 3000, 0, Optional.of(new Backlog(6000, 0, 300, 6, 10)));
     SourceDemand d = DemandEstimator.infer(o.get("s"), Optional.of(Duration.ofMinutes(1)));
     assertEquals(400, d.targetRate(), 1e-9);
     assertEquals(100, d.catchUpRate().getAsDouble(), 1e-9);
@@ -35,8 +35,19 @@ class DemandEstimatorTest {
   @Test
   void shrinkingBacklogMeansDemandBelowOutput() {
     Observations o =
-        new Observations(10).source("s", 1, 3000, 0, Optional.of(new Backlog(100, -50, 250, 6)));
+        new Observations(10)
+            .source("s", 1, 3000, 0, Optional.of(new Backlog(100, -50, 250, 6, 10)));
     assertEquals(250, DemandEstimator.infer(o.get("s"), Optional.empty()).targetRate(), 1e-9);
+  }
+
+  @Test
+  void aBacklogFitOverLittleOfTheWindowIsNotTrusted() {
+    // pendingRecords appeared 8 s into a 10 s window: 2 s of fit is too fragile.
+    Observations o =
+        new Observations(10).source("s", 1, 3000, 0, Optional.of(new Backlog(100, 50, 350, 3, 2)));
+    SourceDemand d = DemandEstimator.infer(o.get("s"), Optional.empty());
+    assertEquals(SourceDemand.Basis.OBSERVED, d.basis());
+    assertEquals(300, d.targetRate(), 1e-9);
   }
 
   @Test
@@ -59,7 +70,7 @@ class DemandEstimatorTest {
   @Test
   void explicitDemandWins() {
     Observations o =
-        new Observations(10).source("s", 1, 3000, 0, Optional.of(new Backlog(0, 999, 1299, 3)));
+        new Observations(10).source("s", 1, 3000, 0, Optional.of(new Backlog(0, 999, 1299, 3, 10)));
     SourceDemand d = DemandEstimator.explicit(o.get("s"), 1234);
     assertEquals(SourceDemand.Basis.EXPLICIT, d.basis());
     assertEquals(1234, d.targetRate(), 1e-9);
