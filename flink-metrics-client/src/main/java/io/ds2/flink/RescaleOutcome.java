@@ -5,8 +5,16 @@ import java.util.Map;
 
 /** What happened to a rescale request, as Flink's job details showed it. */
 public sealed interface RescaleOutcome {
-  /** The job runs at the requested parallelism; {@code took} = request to all vertices RUNNING. */
-  record Applied(Map<String, Integer> parallelism, Duration took) implements RescaleOutcome {}
+  /**
+   * The job runs at the requested parallelism.
+   *
+   * @param took from the request to every vertex RUNNING at the new parallelism
+   * @param downtime an upper bound of the time the job was down, measured by polling: from the
+   *     first poll that saw the job or a vertex not RUNNING (or, if none did, the last poll that
+   *     saw the old parallelism running) to the poll that saw all RUNNING again
+   */
+  record Applied(Map<String, Integer> parallelism, Duration took, Duration downtime)
+      implements RescaleOutcome {}
 
   /**
    * Flink accepted the request but did not run it within the timeout (typically too few slots: the

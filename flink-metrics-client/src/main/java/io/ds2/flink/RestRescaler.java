@@ -83,15 +83,26 @@ public final class RestRescaler {
     }
     Map<String, Integer> running = Map.of();
     JobDetails d;
+    Instant down = null; // first poll that saw the job down
+    Instant lastUp = start; // last poll that saw it up at the old parallelism
     while (true) {
       d = client.get("/jobs/" + jobId, JobDetails.class);
+      Instant seen = clock.instant();
       if (TERMINAL.contains(d.state())) {
         return new RescaleOutcome.Failed(
             "job " + jobId + " became " + d.state() + " while rescaling");
       }
       running = running(d);
-      if ("RUNNING".equals(d.state()) && running.equals(wanted) && allRunning(d)) {
-        return new RescaleOutcome.Applied(wanted, Duration.between(start, clock.instant()));
+      boolean up = "RUNNING".equals(d.state()) && allRunning(d);
+      if (up && running.equals(wanted)) {
+        // If no poll caught it down, it was down somewhere between the last two polls.
+        Duration downtime = Duration.between(down != null ? down : lastUp, seen);
+        return new RescaleOutcome.Applied(wanted, Duration.between(start, seen), downtime);
+      }
+      if (!up && down == null) {
+        down = seen;
+      } else if (up) {
+        lastUp = seen;
       }
       if (!clock.instant().plus(pollInterval).isBefore(start.plus(timeout))) {
         break;

@@ -32,7 +32,7 @@ final class DemoRun implements LoopListener {
   record Phase(
       double rateFactor,
       Instant start,
-      List<Duration> rescaleDowntimes,
+      List<RescaleOutcome.Applied> rescales,
       Instant settledAt,
       Map<String, Integer> finalParallelism) {}
 
@@ -43,7 +43,7 @@ final class DemoRun implements LoopListener {
   private final List<Phase> phases = new ArrayList<>();
   private Instant phaseStart;
   private double factor = 1;
-  private List<Duration> downtimes = new ArrayList<>();
+  private List<RescaleOutcome.Applied> downtimes = new ArrayList<>();
   private Instant holdsSince;
   private int holds;
   private Map<String, Integer> running = Map.of();
@@ -103,7 +103,7 @@ final class DemoRun implements LoopListener {
   @Override
   public void rescaled(JobTopology t, Map<String, Integer> requested, RescaleOutcome outcome) {
     if (outcome instanceof RescaleOutcome.Applied a) {
-      downtimes.add(a.took());
+      downtimes.add(a);
     }
     if (!json) {
       out.println(DecisionSummary.rescale(outcome));
@@ -137,7 +137,7 @@ final class DemoRun implements LoopListener {
               Locale.ROOT,
               "  rate x%.0f: %d rescale step(s), %s; final %s, needed %s%s%n",
               p.rateFactor(),
-              p.rescaleDowntimes().size(),
+              p.rescales().size(),
               p.settledAt() == null
                   ? "not settled"
                   : String.format(
@@ -148,12 +148,13 @@ final class DemoRun implements LoopListener {
               p.finalParallelism(),
               needed,
               p.finalParallelism().equals(needed) ? " (exact)" : ""));
-      for (Duration d : p.rescaleDowntimes()) {
+      for (RescaleOutcome.Applied a : p.rescales()) {
         sb.append(
             String.format(
                 Locale.ROOT,
-                "    rescale: %.1f s from request to running at the new parallelism%n",
-                d.toMillis() / 1000.0));
+                "    rescale: down at most %.1f s; %.1f s from request to running at the new parallelism%n",
+                a.downtime().toMillis() / 1000.0,
+                a.took().toMillis() / 1000.0));
       }
     }
     return sb.toString();
@@ -169,7 +170,7 @@ final class DemoRun implements LoopListener {
     for (Phase p : all) {
       var n = arr.addObject();
       n.put("rateFactor", p.rateFactor());
-      n.put("rescales", p.rescaleDowntimes().size());
+      n.put("rescaleSteps", p.rescales().size());
       if (p.settledAt() != null) {
         n.put("secondsToSettle", Duration.between(p.start(), p.settledAt()).toMillis() / 1000.0);
       } else {
@@ -179,8 +180,12 @@ final class DemoRun implements LoopListener {
       p.finalParallelism().forEach(fin::put);
       var need = n.putObject("neededParallelism");
       job.oracle(p.rateFactor()).forEach(need::put);
-      var dt = n.putArray("rescaleSeconds");
-      p.rescaleDowntimes().forEach(d -> dt.add(d.toMillis() / 1000.0));
+      var dt = n.putArray("rescales");
+      for (RescaleOutcome.Applied a : p.rescales()) {
+        dt.addObject()
+            .put("downtimeSeconds", a.downtime().toMillis() / 1000.0)
+            .put("seconds", a.took().toMillis() / 1000.0);
+      }
     }
     return root.toString();
   }

@@ -66,6 +66,7 @@ public final class DecisionJson {
     if (outcome instanceof RescaleOutcome.Applied a) {
       root.put("outcome", "applied");
       root.put("seconds", a.took().toMillis() / 1000.0);
+      root.put("downtimeSeconds", a.downtime().toMillis() / 1000.0);
     } else if (outcome instanceof RescaleOutcome.NotApplied n) {
       root.put("outcome", "not-applied");
       ObjectNode running = root.putObject("running");

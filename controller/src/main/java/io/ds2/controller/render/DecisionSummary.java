@@ -51,8 +51,9 @@ public final class DecisionSummary {
     if (outcome instanceof RescaleOutcome.Applied a) {
       return String.format(
           Locale.ROOT,
-          "  applied: job runs at the new parallelism after %.1f s",
-          a.took().toMillis() / 1000.0);
+          "  applied: job runs at the new parallelism after %.1f s (down at most %.1f s)",
+          a.took().toMillis() / 1000.0,
+          a.downtime().toMillis() / 1000.0);
     }
     if (outcome instanceof RescaleOutcome.NotApplied n) {
       return "  NOT applied: " + n.message() + "; backing off";

@@ -25,7 +25,8 @@ class DemoTest {
     assertEquals(2, summary.get("phases").size());
     for (JsonNode phase : summary.get("phases")) {
       assertEquals(phase.get("neededParallelism"), phase.get("finalParallelism"), phase.toString());
-      assertTrue(phase.get("rescales").asInt() <= 2, phase.toString());
+      assertTrue(phase.get("rescaleSteps").asInt() <= 2, phase.toString());
+      assertEquals(phase.get("rescaleSteps").asInt(), phase.get("rescales").size());
       assertTrue(phase.get("secondsToSettle").isNumber(), phase.toString());
     }
     assertEquals("decision", new ObjectMapper().readTree(lines[0]).get("type").asText());
