@@ -33,6 +33,9 @@ public final class WindowCollector {
   /** Pauses between polls; injectable so tests and the loop can stop it. */
   @FunctionalInterface
   public interface Sleeper {
+    /** The real one: sleeps the calling thread (interruptibly). */
+    Sleeper SYSTEM = d -> Thread.sleep(d.toMillis());
+
     void sleep(Duration d) throws InterruptedException;
   }
 
@@ -61,12 +64,7 @@ public final class WindowCollector {
   /** A collector on the system clock, sleeping between polls, with the windows of {@code o}. */
   public static WindowCollector live(JobSampler sampler, Ds2Options o) {
     return new WindowCollector(
-        sampler,
-        Clock.systemUTC(),
-        d -> Thread.sleep(d.toMillis()),
-        o.window(),
-        o.warmUp(),
-        o.sampleInterval());
+        sampler, Clock.systemUTC(), Sleeper.SYSTEM, o.window(), o.warmUp(), o.sampleInterval());
   }
 
   /**

@@ -48,7 +48,7 @@ class RestRescalerIntegrationTest {
     graph = new JobSampler(client, jobId, Clock.systemUTC()).topology().graph();
     rescaler =
         new RestRescaler(
-            client, Clock.systemUTC(), d -> Thread.sleep(d.toMillis()), Duration.ofMillis(200));
+            client, Clock.systemUTC(), WindowCollector.Sleeper.SYSTEM, Duration.ofMillis(200));
   }
 
   @AfterAll

@@ -25,7 +25,7 @@ class RestRescalerUnsupportedTest {
       FlinkRestClient client = new FlinkRestClient(cluster.restUrl(), Duration.ofSeconds(10));
       RestRescaler rescaler =
           new RestRescaler(
-              client, Clock.systemUTC(), d -> Thread.sleep(d.toMillis()), Duration.ofMillis(200));
+              client, Clock.systemUTC(), WindowCollector.Sleeper.SYSTEM, Duration.ofMillis(200));
       String jobId = job.getJobID().toHexString();
       RescaleOutcome outcome = rescaler.rescale(jobId, Map.of(), Duration.ofSeconds(10));
       RescaleOutcome.Unsupported u = assertInstanceOf(RescaleOutcome.Unsupported.class, outcome);

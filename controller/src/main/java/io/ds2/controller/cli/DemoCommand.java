@@ -4,9 +4,7 @@ import io.ds2.controller.loop.ControlLoop;
 import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.FlinkRestException;
 import io.ds2.flink.JobSampler;
-import io.ds2.flink.RestRescaler;
 import io.ds2.model.options.Ds2Options;
-import io.ds2.model.policy.ScalingPolicy;
 import io.ds2.workloads.JobSpec;
 import io.ds2.workloads.LocalFlinkCluster;
 import io.ds2.workloads.SampleJobs;
@@ -123,22 +121,9 @@ final class DemoCommand implements Callable<Integer>, ScalingFlags.Taker {
       PrintWriter say)
       throws InterruptedException {
     FlinkRestClient rest = new FlinkRestClient(cluster.restUrl(), Duration.ofSeconds(10));
-    JobSampler sampler = new JobSampler(rest, jobId, Clock.systemUTC());
-    awaitTopology(sampler, end);
+    awaitTopology(new JobSampler(rest, jobId, Clock.systemUTC()), end);
     ControlLoop loop =
-        new ControlLoop(
-            sampler,
-            new ScalingPolicy(options, Clock.systemUTC()),
-            new RestRescaler(
-                    rest,
-                    Clock.systemUTC(),
-                    d -> Thread.sleep(d.toMillis()),
-                    Duration.ofMillis(250))
-                ::rescale,
-            ControlLoop.Mode.ACT,
-            Map.of(),
-            run,
-            d -> Thread.sleep(d.toMillis()));
+        ControlLoop.overRest(rest, jobId, options, ControlLoop.Mode.ACT, Map.of(), run);
     while (!stop.requested() && Instant.now().isBefore(end)) {
       loop.run(() -> true, 1);
       if (run.settled()) {

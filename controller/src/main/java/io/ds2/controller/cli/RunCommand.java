@@ -5,25 +5,19 @@ import io.ds2.controller.loop.DecisionLog;
 import io.ds2.controller.loop.LoopListener;
 import io.ds2.controller.loop.SummaryPrinter;
 import io.ds2.flink.FlinkRestClient;
-import io.ds2.flink.JobLocator;
 import io.ds2.flink.JobSampler;
-import io.ds2.flink.RestRescaler;
 import io.ds2.model.options.Ds2Options;
-import io.ds2.model.policy.ScalingPolicy;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
-import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Runs the closed loop against a job: decide every window, rescale through Flink's REST API. */
@@ -39,18 +33,7 @@ import picocli.CommandLine.Option;
 final class RunCommand implements Callable<Integer>, ScalingFlags.Taker {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
-  @Option(
-      names = "--flink-url",
-      required = true,
-      paramLabel = "URL",
-      description = "Flink REST endpoint, e.g. http://localhost:8081.")
-  URI flinkUrl;
-
-  @Option(
-      names = "--job",
-      paramLabel = "ID|NAME",
-      description = "Job id or name. Default: the only running job.")
-  String job;
+  @Mixin JobOptions target = new JobOptions();
 
   @Option(names = "--dry-run", description = "Decide and log, never rescale.")
   boolean dryRun;
@@ -62,23 +45,10 @@ final class RunCommand implements Callable<Integer>, ScalingFlags.Taker {
   Path decisionLog;
 
   @Option(
-      names = "--source-rate",
-      paramLabel = "VERTEX=RECORDS_PER_S",
-      description =
-          "Demand of a source vertex (name or id), records/s for the whole vertex. Repeatable.")
-  Map<String, String> sourceRates = new LinkedHashMap<>();
-
-  @Option(
       names = "--max-decisions",
       paramLabel = "N",
       description = "Stop after N decisions. Default: run until stopped.")
   long maxDecisions = Long.MAX_VALUE;
-
-  @Option(
-      names = "--timeout",
-      paramLabel = "DURATION",
-      description = "Timeout of each REST call. Default: 10s.")
-  String timeout = "10s";
 
   @Option(names = "--verbose", description = "Print stack traces of errors.")
   boolean verbose;
@@ -89,32 +59,23 @@ final class RunCommand implements Callable<Integer>, ScalingFlags.Taker {
     if (maxDecisions < 1) {
       throw new UsageException("--max-decisions must be at least 1, was " + maxDecisions);
     }
-    Duration restTimeout = RecommendCommand.parseDuration("--timeout", timeout);
-    FlinkRestClient client =
-        new FlinkRestClient(RecommendCommand.requireHttp(flinkUrl), restTimeout);
-    String jobId = new JobLocator(client).locate(Optional.ofNullable(job)).jid();
-    JobSampler sampler = new JobSampler(client, jobId, Clock.systemUTC());
+    FlinkRestClient client = target.client();
+    String jobId = target.locateJob(client);
     Map<String, Double> given =
-        RecommendCommand.resolveSourceRates(sampler.topology().graph(), sourceRates);
+        target.sourceRates(new JobSampler(client, jobId, Clock.systemUTC()).topology().graph());
     PrintWriter out = spec.commandLine().getOut();
     try (DecisionLog log = openLog();
         GracefulStop stop = new GracefulStop()) {
-      LoopListener listener =
-          log == null
-              ? new SummaryPrinter(out, Clock.systemUTC())
-              : LoopListener.all(new SummaryPrinter(out, Clock.systemUTC()), log);
-      RestRescaler rescaler =
-          new RestRescaler(
-              client, Clock.systemUTC(), d -> Thread.sleep(d.toMillis()), Duration.ofSeconds(1));
+      SummaryPrinter summary = new SummaryPrinter(out, Clock.systemUTC());
+      LoopListener listener = log == null ? summary : LoopListener.all(summary, log);
       ControlLoop loop =
-          new ControlLoop(
-              sampler,
-              new ScalingPolicy(options, Clock.systemUTC()),
-              rescaler::rescale,
+          ControlLoop.overRest(
+              client,
+              jobId,
+              options,
               dryRun ? ControlLoop.Mode.DRY_RUN : ControlLoop.Mode.ACT,
               given,
-              listener,
-              d -> Thread.sleep(d.toMillis()));
+              listener);
       out.println(
           "ds2 run: job "
               + jobId

@@ -1,9 +1,11 @@
 package io.ds2.controller.loop;
 
+import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.FlinkRestException;
 import io.ds2.flink.JobSampler;
 import io.ds2.flink.JobTopology;
 import io.ds2.flink.RescaleOutcome;
+import io.ds2.flink.RestRescaler;
 import io.ds2.flink.WindowCollector;
 import io.ds2.model.estimate.DemandEstimator;
 import io.ds2.model.estimate.Ds2Model;
@@ -13,6 +15,7 @@ import io.ds2.model.policy.Action;
 import io.ds2.model.policy.Decision;
 import io.ds2.model.policy.ScalingPolicy;
 import io.ds2.model.window.ObservationWindow;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -40,6 +43,9 @@ public final class ControlLoop {
     RescaleOutcome rescale(String jobId, Map<String, Integer> target, Duration timeout)
         throws InterruptedException;
   }
+
+  // How often a rescale's progress is polled; also the resolution of measured downtime.
+  private static final Duration RESCALE_POLL = Duration.ofMillis(250);
 
   // Failures that end the loop: the job is gone; anything else is retried.
   private static final Set<FlinkRestException.Kind> FATAL =
@@ -70,6 +76,25 @@ public final class ControlLoop {
     this.givenRates = Map.copyOf(givenRates);
     this.listener = listener;
     this.sleeper = sleeper;
+  }
+
+  /** A loop over Flink's REST API: REST metrics in, in-place REST rescales out, real time. */
+  public static ControlLoop overRest(
+      FlinkRestClient client,
+      String jobId,
+      Ds2Options options,
+      Mode mode,
+      Map<String, Double> givenRates,
+      LoopListener listener) {
+    Clock clock = Clock.systemUTC();
+    return new ControlLoop(
+        new JobSampler(client, jobId, clock),
+        new ScalingPolicy(options, clock),
+        new RestRescaler(client, clock, WindowCollector.Sleeper.SYSTEM, RESCALE_POLL)::rescale,
+        mode,
+        givenRates,
+        listener,
+        WindowCollector.Sleeper.SYSTEM);
   }
 
   public Mode mode() {

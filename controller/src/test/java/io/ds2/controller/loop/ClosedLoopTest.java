@@ -1,31 +1,23 @@
 package io.ds2.controller.loop;
 
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ds2.flink.FlinkRestClient;
-import io.ds2.flink.JobSampler;
 import io.ds2.flink.RescaleOutcome;
-import io.ds2.flink.RestRescaler;
 import io.ds2.model.estimate.ReasonCode;
 import io.ds2.model.options.Ds2Options;
 import io.ds2.model.policy.Action;
 import io.ds2.model.policy.Decision;
-import io.ds2.model.policy.ScalingPolicy;
 import io.ds2.model.policy.VertexDecision;
 import io.ds2.workloads.JobSpec;
-import io.ds2.workloads.LocalFlinkCluster;
 import io.ds2.workloads.SampleJobs;
 import io.ds2.workloads.source.RateControl;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
-import org.apache.flink.core.execution.JobClient;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,15 +28,7 @@ import org.junit.jupiter.api.Test;
 class ClosedLoopTest {
   private static final String RATE = "closed-loop-test";
   private static final JobSpec SPEC = SampleJobs.ordersAndPayments().withRateControl(RATE);
-  private static final Ds2Options OPTIONS =
-      Ds2Options.fromMap(
-          Map.of(
-              "window", "6s",
-              "warm-up", "4s",
-              "sample-interval", "500ms",
-              "activation", "1",
-              "scale-down-delay", "15s",
-              "rescale-timeout", "60s"));
+  private static final Ds2Options OPTIONS = LoopTestSupport.options();
 
   private final RecordingListener events = new RecordingListener();
 
@@ -92,26 +76,8 @@ class ClosedLoopTest {
   @Test
   void convergesHoldsAndFollowsRateSteps() throws Exception {
     RateControl.set(RATE, 1.0);
-    try (LocalFlinkCluster cluster = LocalFlinkCluster.start(4)) {
-      JobClient job = cluster.submit(SPEC);
-      await()
-          .atMost(Duration.ofSeconds(60))
-          .until(() -> job.getJobStatus().get().name().equals("RUNNING"));
-      FlinkRestClient client = new FlinkRestClient(cluster.restUrl(), Duration.ofSeconds(10));
-      ControlLoop loop =
-          new ControlLoop(
-              new JobSampler(client, job.getJobID().toHexString(), Clock.systemUTC()),
-              new ScalingPolicy(OPTIONS, Clock.systemUTC()),
-              new RestRescaler(
-                      client,
-                      Clock.systemUTC(),
-                      d -> Thread.sleep(d.toMillis()),
-                      Duration.ofMillis(250))
-                  ::rescale,
-              ControlLoop.Mode.ACT,
-              Map.of(),
-              events,
-              d -> Thread.sleep(d.toMillis()));
+    try (LoopTestSupport flink = new LoopTestSupport(SPEC, 4, Map.of())) {
+      ControlLoop loop = flink.loop(OPTIONS, ControlLoop.Mode.ACT, events);
 
       Phase start = settle(loop, SPEC.oracle(1), 3, 8);
       assertTrue(start.rescales() <= 2, "from parallelism 1: " + start);
@@ -144,7 +110,6 @@ class ClosedLoopTest {
                         name + " went to " + p + " below the oracle " + SPEC.oracle(1)));
       }
       assertFalse(events.decisions.isEmpty());
-      job.cancel().get();
     } finally {
       RateControl.clear(RATE);
     }

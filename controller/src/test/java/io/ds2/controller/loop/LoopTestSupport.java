@@ -3,10 +3,9 @@ package io.ds2.controller.loop;
 import static org.awaitility.Awaitility.await;
 
 import io.ds2.flink.FlinkRestClient;
-import io.ds2.flink.JobSampler;
 import io.ds2.flink.RestRescaler;
+import io.ds2.flink.WindowCollector;
 import io.ds2.model.options.Ds2Options;
-import io.ds2.model.policy.ScalingPolicy;
 import io.ds2.workloads.JobSpec;
 import io.ds2.workloads.LocalFlinkCluster;
 import java.time.Clock;
@@ -50,18 +49,11 @@ final class LoopTestSupport implements AutoCloseable {
 
   RestRescaler rescaler() {
     return new RestRescaler(
-        client, Clock.systemUTC(), d -> Thread.sleep(d.toMillis()), Duration.ofMillis(250));
+        client, Clock.systemUTC(), WindowCollector.Sleeper.SYSTEM, Duration.ofMillis(250));
   }
 
   ControlLoop loop(Ds2Options options, ControlLoop.Mode mode, LoopListener listener) {
-    return new ControlLoop(
-        new JobSampler(client, jobId, Clock.systemUTC()),
-        new ScalingPolicy(options, Clock.systemUTC()),
-        rescaler()::rescale,
-        mode,
-        Map.of(),
-        listener,
-        d -> Thread.sleep(d.toMillis()));
+    return ControlLoop.overRest(client, jobId, options, mode, Map.of(), listener);
   }
 
   @Override
