@@ -57,6 +57,21 @@ public final class JobSampler {
     return jobId;
   }
 
+  /**
+   * The parallelism of every vertex (by id) if the job and all its vertices are RUNNING; empty
+   * while it is restarting or rescaling.
+   */
+  public Optional<Map<String, Integer>> runningParallelism() {
+    JobDetails d = details();
+    if (!"RUNNING".equals(d.state())
+        || d.vertices().stream().anyMatch(v -> !"RUNNING".equals(v.status()))) {
+      return Optional.empty();
+    }
+    Map<String, Integer> p = new java.util.TreeMap<>();
+    d.vertices().forEach(v -> p.put(v.id(), v.parallelism()));
+    return Optional.of(p);
+  }
+
   public JobTopology topology() {
     return JobTopology.from(details(), client.baseUrl() + "/jobs/" + jobId);
   }

@@ -1,0 +1,128 @@
+package io.ds2.controller.k8s;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ds2.controller.k8s.EventRecorder.Reason;
+import io.ds2.controller.loop.ControlLoop;
+import io.ds2.controller.loop.LoopListener;
+import io.ds2.controller.render.DecisionSummary;
+import io.ds2.flink.JobTopology;
+import io.ds2.flink.RescaleOutcome;
+import io.ds2.model.estimate.ReasonCode;
+import io.ds2.model.policy.Action;
+import io.ds2.model.policy.Decision;
+import io.ds2.model.policy.VertexDecision;
+import io.ds2.model.window.WindowProblem;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Turns the loop's events into Kubernetes events on the resource, and keeps the last decision as
+ * compact JSON in an annotation (per-vertex current, recommended, target; bounded in size).
+ */
+final class EventingListener implements LoopListener {
+  private static final Set<ReasonCode> LIMITS =
+      Set.of(
+          ReasonCode.LIMITED_BY_MAX_PARALLELISM_OPTION,
+          ReasonCode.LIMITED_BY_VERTEX_MAX_PARALLELISM,
+          ReasonCode.SCALING_NOT_PAYING_OFF);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private final Resource<GenericKubernetesResource> resource;
+  private final EventRecorder events;
+
+  EventingListener(Resource<GenericKubernetesResource> resource, EventRecorder events) {
+    this.resource = resource;
+    this.events = events;
+  }
+
+  private GenericKubernetesResource current() {
+    return resource.get();
+  }
+
+  @Override
+  public void decided(JobTopology t, Decision d, ControlLoop.Mode mode) {
+    GenericKubernetesResource r = current();
+    if (r == null) {
+      return;
+    }
+    String line = DecisionSummary.decision(d, mode);
+    if (d.action() instanceof Action.Rescale && mode != ControlLoop.Mode.ACT) {
+      events.normal(r, Reason.ScalingRecommended, line);
+    }
+    for (VertexDecision v : d.vertices()) {
+      v.reasons().stream()
+          .filter(reason -> LIMITS.contains(reason.code()))
+          .forEach(
+              reason ->
+                  events.warning(r, Reason.ScalingLimited, v.name() + ": " + reason.message()));
+    }
+    annotate(d, mode);
+  }
+
+  private void annotate(Decision d, ControlLoop.Mode mode) {
+    ObjectNode n = JSON.createObjectNode();
+    n.put("time", d.time().toString());
+    n.put("mode", mode.name());
+    n.put("action", d.action() instanceof Action.Rescale ? "rescale" : "hold");
+    if (d.action() instanceof Action.Hold h) {
+      n.put("reason", h.reason().code().name());
+    }
+    var vertices = n.putArray("vertices");
+    for (VertexDecision v : d.vertices()) {
+      vertices
+          .addObject()
+          .put("name", v.name())
+          .put("current", v.current())
+          .put("recommended", v.recommended())
+          .put("target", v.target());
+    }
+    String value = n.toString();
+    if (value.length() > 16_000) {
+      value = value.substring(0, 16_000); // annotations are bounded; the decision log has it all
+    }
+    try {
+      ObjectNode patch = JSON.createObjectNode();
+      patch.putObject("metadata").putObject("annotations").put(JobSettings.LAST_DECISION, value);
+      resource.patch(PatchContext.of(PatchType.JSON_MERGE), patch.toString());
+    } catch (KubernetesClientException e) {
+      // The next decision writes it again.
+    }
+  }
+
+  @Override
+  public void rescaled(JobTopology t, Map<String, Integer> requested, RescaleOutcome outcome) {
+    GenericKubernetesResource r = current();
+    if (r == null) {
+      return;
+    }
+    String line = DecisionSummary.rescale(outcome).strip();
+    if (outcome instanceof RescaleOutcome.Applied) {
+      events.normal(r, Reason.ScalingApplied, line);
+    } else if (outcome instanceof RescaleOutcome.NotApplied n
+        && n.message().startsWith("someone else")) {
+      events.warning(r, Reason.OverridesReverted, n.message());
+    } else {
+      events.warning(r, Reason.ScalingSkipped, line);
+    }
+  }
+
+  @Override
+  public void problem(String message) {
+    GenericKubernetesResource r = current();
+    if (r != null) {
+      events.warning(r, Reason.MetricsNotReady, message);
+    }
+  }
+
+  @Override
+  public void waiting(Duration collected, Duration wanted, String status) {}
+
+  @Override
+  public void samplesDropped(WindowProblem problem, String detail) {}
+}

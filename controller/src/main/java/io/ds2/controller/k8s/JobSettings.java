@@ -1,0 +1,95 @@
+package io.ds2.controller.k8s;
+
+import io.ds2.model.options.Ds2Options;
+import io.ds2.model.options.InvalidOptionException;
+import io.ds2.model.options.OptionSpec;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.net.URI;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What a resource's annotations ask of ds2: whether it is managed ({@code ds2.io/autoscaling:
+ * enabled | advisor}), where its Flink REST API is, and per-job option overrides ({@code
+ * ds2.io/<option>}, every option of {@link Ds2Options}). A bad value is reported naming the
+ * annotation, and the job is left untouched.
+ */
+public record JobSettings(Mode mode, Ds2Options options, URI restUrl) {
+  public static final String PREFIX = "ds2.io/";
+  public static final String AUTOSCALING = PREFIX + "autoscaling";
+  public static final String REST_URL = PREFIX + "flink-rest-url";
+  public static final String LAST_DECISION = PREFIX + "last-decision";
+  public static final String IN_FLIGHT = PREFIX + "rescale-in-flight";
+
+  public enum Mode {
+    ENABLED,
+    ADVISOR
+  }
+
+  /** A resource ds2 must not act on, and why (one line, naming the annotation). */
+  public static final class Invalid extends Exception {
+    public Invalid(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * @return empty if the resource has not opted in
+   * @throws Invalid naming the first bad annotation
+   */
+  public static Optional<JobSettings> of(GenericKubernetesResource r, Ds2Options defaults)
+      throws Invalid {
+    Map<String, String> a =
+        r.getMetadata().getAnnotations() == null ? Map.of() : r.getMetadata().getAnnotations();
+    String mode = a.get(AUTOSCALING);
+    if (mode == null) {
+      return Optional.empty();
+    }
+    Mode m =
+        switch (mode.trim().toLowerCase(java.util.Locale.ROOT)) {
+          case "enabled" -> Mode.ENABLED;
+          case "advisor" -> Mode.ADVISOR;
+          default ->
+              throw new Invalid(
+                  "annotation " + AUTOSCALING + ": '" + mode + "' is not 'enabled' or 'advisor'");
+        };
+    Map<String, String> overrides = new HashMap<>();
+    for (OptionSpec s : Ds2Options.SPECS) {
+      String v = a.get(PREFIX + s.name());
+      if (v != null) {
+        overrides.put(s.name(), v);
+      }
+    }
+    Ds2Options options;
+    try {
+      options = defaults.with(overrides);
+    } catch (InvalidOptionException e) {
+      throw new Invalid("annotation " + PREFIX + e.option() + ": " + e.getMessage());
+    }
+    return Optional.of(new JobSettings(m, options, restUrl(r, a)));
+  }
+
+  private static URI restUrl(GenericKubernetesResource r, Map<String, String> a) throws Invalid {
+    String given = a.get(REST_URL);
+    if (given != null) {
+      try {
+        URI u = URI.create(given.trim());
+        if (u.getScheme() != null && u.getScheme().startsWith("http") && u.getHost() != null) {
+          return u;
+        }
+      } catch (IllegalArgumentException e) {
+        // reported below
+      }
+      throw new Invalid("annotation " + REST_URL + ": '" + given + "' is not an http(s) URL");
+    }
+    String ns = r.getMetadata().getNamespace();
+    // A session job runs on its session cluster's FlinkDeployment.
+    String cluster =
+        "FlinkSessionJob".equals(r.getKind())
+            ? FlinkKinds.string(r, "spec", "deploymentName")
+                .orElseThrow(() -> new Invalid("spec.deploymentName is missing"))
+            : r.getMetadata().getName();
+    return URI.create("http://" + cluster + "-rest." + ns + ":8081");
+  }
+}

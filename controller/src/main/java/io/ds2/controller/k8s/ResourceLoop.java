@@ -1,0 +1,123 @@
+package io.ds2.controller.k8s;
+
+import io.ds2.controller.loop.ControlLoop;
+import io.ds2.controller.loop.LoopListener;
+import io.ds2.flink.FlinkRestClient;
+import io.ds2.flink.FlinkRestException;
+import io.ds2.flink.JobLocator;
+import io.ds2.flink.JobSampler;
+import io.ds2.flink.WindowCollector;
+import io.ds2.model.policy.ScalingPolicy;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The control loop of one Flink resource, on its own thread until stopped. */
+final class ResourceLoop implements Runnable {
+  private static final Logger LOG = LoggerFactory.getLogger(ResourceLoop.class);
+  private static final Duration POLL = Duration.ofMillis(500);
+  private final KubernetesClient client;
+  private final ResourceDefinitionContext kind;
+  private final String namespace;
+  private final String name;
+  private final JobSettings settings;
+  private final ControlLoop.Mode mode;
+  private final EventRecorder events;
+  private volatile boolean stopped;
+  private Thread thread;
+
+  ResourceLoop(
+      KubernetesClient client,
+      ResourceDefinitionContext kind,
+      GenericKubernetesResource r,
+      JobSettings settings,
+      ControlLoop.Mode mode,
+      EventRecorder events) {
+    this.client = client;
+    this.kind = kind;
+    this.namespace = r.getMetadata().getNamespace();
+    this.name = r.getMetadata().getName();
+    this.settings = settings;
+    this.mode = mode;
+    this.events = events;
+  }
+
+  JobSettings settings() {
+    return settings;
+  }
+
+  ControlLoop.Mode mode() {
+    return mode;
+  }
+
+  void start() {
+    thread = new Thread(this, "ds2-" + namespace + "-" + name);
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  void stop() {
+    stopped = true;
+    if (thread != null) {
+      thread.interrupt();
+    }
+  }
+
+  @Override
+  public void run() {
+    var resource = client.genericKubernetesResources(kind).inNamespace(namespace).withName(name);
+    LoopListener listener = new EventingListener(resource, events);
+    FlinkRestClient rest = new FlinkRestClient(settings.restUrl(), Duration.ofSeconds(10));
+    while (!stopped) {
+      try {
+        GenericKubernetesResource r = resource.get();
+        if (r == null) {
+          return;
+        }
+        Optional<String> jobId = FlinkKinds.string(r, "status", "jobStatus", "jobId");
+        String jid = new JobLocator(rest).locate(jobId).jid();
+        JobSampler sampler = new JobSampler(rest, jid, Clock.systemUTC());
+        OverridesActuator actuator =
+            new OverridesActuator(
+                client,
+                kind,
+                namespace,
+                name,
+                sampler,
+                Clock.systemUTC(),
+                WindowCollector.Sleeper.SYSTEM,
+                POLL);
+        ScalingPolicy policy = new ScalingPolicy(settings.options(), Clock.systemUTC());
+        // A rescale a previous instance requested is awaited, never requested twice.
+        actuator
+            .awaitInFlight(settings.options().rescaleTimeout())
+            .ifPresent(o -> policy.rescaleApplied());
+        new ControlLoop(
+                sampler, policy, actuator, mode, Map.of(), listener, WindowCollector.Sleeper.SYSTEM)
+            .run(() -> !stopped, Long.MAX_VALUE);
+      } catch (InterruptedException e) {
+        return;
+      } catch (FlinkRestException e) {
+        listener.problem(e.getMessage());
+        pause();
+      } catch (RuntimeException e) {
+        LOG.warn("loop of {}/{} failed; restarting it", namespace, name, e);
+        pause();
+      }
+    }
+  }
+
+  private void pause() {
+    try {
+      Thread.sleep(settings.options().window().toMillis());
+    } catch (InterruptedException e) {
+      stopped = true;
+    }
+  }
+}

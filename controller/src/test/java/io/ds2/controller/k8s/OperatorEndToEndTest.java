@@ -1,0 +1,175 @@
+package io.ds2.controller.k8s;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ds2.flink.FlinkRestClient;
+import io.ds2.flink.dto.JobDetails;
+import io.ds2.model.options.Ds2Options;
+import io.ds2.workloads.JobSpec;
+import io.ds2.workloads.LocalFlinkCluster;
+import io.ds2.workloads.SampleJobs;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.core.execution.JobClient;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The operator end to end: fabric8 mock API server (CRUD), a real MiniCluster job started at
+ * parallelism 1, and a stand-in Flink operator. ds2 patches the overrides, the stand-in rescales in
+ * place, and the job reaches the closed-form oracle; events say so.
+ */
+@EnableKubernetesMockClient(crud = true)
+class OperatorEndToEndTest {
+  KubernetesMockServer server;
+  KubernetesClient client;
+
+  private static Map<String, String> annotations(String restUrl, String mode) {
+    Map<String, String> a = new HashMap<>();
+    a.put(JobSettings.AUTOSCALING, mode);
+    a.put(JobSettings.REST_URL, restUrl);
+    a.put("ds2.io/window", "6s");
+    a.put("ds2.io/warm-up", "4s");
+    a.put("ds2.io/sample-interval", "500ms");
+    a.put("ds2.io/activation", "1");
+    a.put("ds2.io/rescale-timeout", "60s");
+    return a;
+  }
+
+  @Test
+  void scalesAJobToTheOracleThroughOverrides() throws Exception {
+    OperatorTestSupport.registerKinds(server);
+    JobSpec spec = SampleJobs.ordersAndPayments();
+    try (LocalFlinkCluster cluster = LocalFlinkCluster.start(4)) {
+      JobClient job = cluster.submit(spec);
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> job.getJobStatus().get().name().equals("RUNNING"));
+      String jobId = job.getJobID().toHexString();
+      FlinkRestClient rest = new FlinkRestClient(cluster.restUrl(), Duration.ofSeconds(10));
+      OperatorTestSupport.create(
+          client,
+          "orders",
+          annotations(cluster.restUrl().toString(), "enabled"),
+          Map.of(),
+          StandInFlinkOperator.status(1, jobId));
+      long start = System.nanoTime();
+      try (StandInFlinkOperator flinkOperator =
+              new StandInFlinkOperator(client, OperatorTestSupport.NS, rest, jobId);
+          Ds2Operator ds2 =
+              new Ds2Operator(
+                  client,
+                  List.of(OperatorTestSupport.NS),
+                  Ds2Options.defaults(),
+                  new EventRecorder(client, Clock.systemUTC(), Duration.ofMinutes(30)))) {
+        ds2.start();
+        Map<String, Integer> oracle = spec.oracle();
+        await()
+            .atMost(Duration.ofSeconds(120))
+            .pollInterval(Duration.ofMillis(500))
+            .until(() -> byName(rest, jobId).equals(oracle));
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> !OperatorTestSupport.events(client, "ScalingApplied").isEmpty());
+        double seconds = (System.nanoTime() - start) / 1e9;
+        GenericKubernetesResource r = OperatorTestSupport.get(client, "orders");
+        String overrides =
+            String.valueOf(FlinkKinds.flinkConfiguration(r).get(FlinkKinds.OVERRIDES));
+        System.out.println(
+            "operator: oracle "
+                + oracle
+                + " reached in "
+                + String.format("%.1f", seconds)
+                + " s; overrides "
+                + overrides
+                + "; events "
+                + client
+                    .v1()
+                    .events()
+                    .inNamespace(OperatorTestSupport.NS)
+                    .list()
+                    .getItems()
+                    .stream()
+                    .map(e -> e.getReason() + ": " + e.getMessage())
+                    .toList());
+        assertEquals(1, flinkOperator.applied.get(), "one patch, applied once");
+        assertTrue(r.getMetadata().getAnnotations().containsKey(JobSettings.LAST_DECISION));
+        // Cleared by a merge-patch null: removed on a real API server, null on the mock.
+        assertEquals(null, r.getMetadata().getAnnotations().get(JobSettings.IN_FLIGHT));
+        assertEquals(1, r.getMetadata().getGeneration() - 1, "exactly one spec change");
+      }
+      job.cancel().get();
+    }
+  }
+
+  private static Map<String, Integer> byName(FlinkRestClient rest, String jobId) {
+    Map<String, Integer> p = new HashMap<>();
+    for (JobDetails.Vertex v : rest.get("/jobs/" + jobId, JobDetails.class).vertices()) {
+      if (!v.name().startsWith("Source: ")) {
+        p.put(v.name(), v.parallelism());
+      }
+    }
+    return p;
+  }
+
+  @Test
+  void builtInAutoscalerMeansAdviceOnlyAndAWarning() {
+    OperatorTestSupport.registerKinds(server);
+    OperatorTestSupport.create(
+        client,
+        "conflict",
+        annotations("http://127.0.0.1:1", "enabled"),
+        Map.of("job.autoscaler.enabled", "true"),
+        Map.of());
+    try (Ds2Operator ds2 =
+        new Ds2Operator(
+            client,
+            List.of(OperatorTestSupport.NS),
+            Ds2Options.defaults(),
+            new EventRecorder(client, Clock.systemUTC(), Duration.ofMinutes(30)))) {
+      ds2.start();
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(() -> !OperatorTestSupport.events(client, "ConflictingAutoscaler").isEmpty());
+      var e = OperatorTestSupport.events(client, "ConflictingAutoscaler").get(0);
+      assertEquals("Warning", e.getType());
+      assertEquals("conflict", e.getInvolvedObject().getName());
+      GenericKubernetesResource r = OperatorTestSupport.get(client, "conflict");
+      assertFalse(FlinkKinds.flinkConfiguration(r).containsKey(FlinkKinds.OVERRIDES), "no patch");
+    }
+  }
+
+  @Test
+  void invalidAnnotationIsAWarningNamingItAndTheJobIsUntouched() {
+    OperatorTestSupport.registerKinds(server);
+    Map<String, String> a = annotations("http://127.0.0.1:1", "enabled");
+    a.put("ds2.io/target-utilization", "1.7");
+    OperatorTestSupport.create(client, "bad", a, Map.of(), Map.of());
+    try (Ds2Operator ds2 =
+        new Ds2Operator(
+            client,
+            List.of(OperatorTestSupport.NS),
+            Ds2Options.defaults(),
+            new EventRecorder(client, Clock.systemUTC(), Duration.ofMinutes(30)))) {
+      ds2.start();
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(() -> !OperatorTestSupport.events(client, "InvalidAnnotation").isEmpty());
+      String message = OperatorTestSupport.events(client, "InvalidAnnotation").get(0).getMessage();
+      assertEquals(
+          "annotation ds2.io/target-utilization: invalid value '1.7' for target-utilization: must"
+              + " be in (0, 1]; ds2 leaves this job untouched",
+          message);
+      assertEquals(0, ds2.managed());
+    }
+  }
+}

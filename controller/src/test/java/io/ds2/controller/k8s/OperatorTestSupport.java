@@ -1,0 +1,90 @@
+package io.ds2.controller.k8s;
+
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.util.List;
+import java.util.Map;
+
+/** FlinkDeployments on the fabric8 mock server, and the events written about them. */
+final class OperatorTestSupport {
+  static final String NS = "flink";
+
+  private OperatorTestSupport() {}
+
+  static void registerKinds(KubernetesMockServer server) {
+    for (var kind : List.of(FlinkKinds.DEPLOYMENT, FlinkKinds.SESSION_JOB)) {
+      server.expectCustomResource(
+          new CustomResourceDefinitionContext.Builder()
+              .withGroup(kind.getGroup())
+              .withVersion(kind.getVersion())
+              .withKind(kind.getKind())
+              .withPlural(kind.getPlural())
+              .withScope("Namespaced")
+              .build());
+    }
+  }
+
+  static GenericKubernetesResource create(
+      KubernetesClient client,
+      String name,
+      Map<String, String> annotations,
+      Map<String, Object> conf,
+      Map<String, Object> status) {
+    GenericKubernetesResource r =
+        new GenericKubernetesResourceBuilder()
+            .withApiVersion(FlinkKinds.GROUP + "/" + FlinkKinds.VERSION)
+            .withKind("FlinkDeployment")
+            .withNewMetadata()
+            .withName(name)
+            .withNamespace(NS)
+            .withAnnotations(annotations)
+            .endMetadata()
+            .withAdditionalProperties(
+                Map.of(
+                    "spec",
+                    Map.of(
+                        "flinkVersion",
+                        "v1_20",
+                        "mode",
+                        "native",
+                        "flinkConfiguration",
+                        conf,
+                        "job",
+                        Map.of("jarURI", "local:///job.jar", "state", "running"))))
+            .build();
+    GenericKubernetesResource created =
+        client
+            .genericKubernetesResources(FlinkKinds.DEPLOYMENT)
+            .inNamespace(NS)
+            .resource(r)
+            .create();
+    if (!status.isEmpty()) {
+      created.setAdditionalProperty("status", status);
+      created =
+          client
+              .genericKubernetesResources(FlinkKinds.DEPLOYMENT)
+              .inNamespace(NS)
+              .resource(created)
+              .updateStatus();
+    }
+    return created;
+  }
+
+  static List<Event> events(KubernetesClient client, String reason) {
+    return client.v1().events().inNamespace(NS).list().getItems().stream()
+        .filter(e -> reason.equals(e.getReason()))
+        .toList();
+  }
+
+  static GenericKubernetesResource get(KubernetesClient client, String name) {
+    return client
+        .genericKubernetesResources(FlinkKinds.DEPLOYMENT)
+        .inNamespace(NS)
+        .withName(name)
+        .get();
+  }
+}

@@ -1,0 +1,112 @@
+package io.ds2.controller.k8s;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ds2.flink.FlinkRestClient;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A test stand-in for the Flink Kubernetes Operator: when a FlinkDeployment's parallelism overrides
+ * change, it does what the real operator does in place (PUT the resource requirements through
+ * Flink's REST API, without waiting) and then marks the new generation reconciled.
+ */
+final class StandInFlinkOperator implements AutoCloseable {
+  private final KubernetesClient client;
+  private final FlinkRestClient flink;
+  private final String jobId;
+  private final SharedIndexInformer<GenericKubernetesResource> informer;
+  final AtomicInteger applied = new AtomicInteger();
+  private volatile boolean paused;
+
+  StandInFlinkOperator(
+      KubernetesClient client, String namespace, FlinkRestClient flink, String jobId) {
+    this.client = client;
+    this.flink = flink;
+    this.jobId = jobId;
+    this.informer =
+        client
+            .genericKubernetesResources(FlinkKinds.DEPLOYMENT)
+            .inNamespace(namespace)
+            .inform(
+                new ResourceEventHandler<>() {
+                  @Override
+                  public void onAdd(GenericKubernetesResource r) {
+                    reconcile(r);
+                  }
+
+                  @Override
+                  public void onUpdate(GenericKubernetesResource o, GenericKubernetesResource r) {
+                    reconcile(r);
+                  }
+
+                  @Override
+                  public void onDelete(GenericKubernetesResource r, boolean unknown) {}
+                });
+  }
+
+  /** While paused the stand-in reconciles nothing (an operator that is slow or down). */
+  void pause(boolean paused) {
+    this.paused = paused;
+  }
+
+  private synchronized void reconcile(GenericKubernetesResource r) {
+    long generation = r.getMetadata().getGeneration();
+    long observed =
+        FlinkKinds.string(r, "status", "observedGeneration").map(Long::parseLong).orElse(0L);
+    if (paused || observed >= generation) {
+      return;
+    }
+    Object overrides = FlinkKinds.flinkConfiguration(r).get(FlinkKinds.OVERRIDES);
+    if (overrides != null) {
+      JsonNode req = flink.get("/jobs/" + jobId + "/resource-requirements", JsonNode.class);
+      Map<String, Integer> wanted = new HashMap<>();
+      for (String pair : overrides.toString().split(",")) {
+        String[] kv = pair.split(":");
+        wanted.put(kv[0], Integer.parseInt(kv[1]));
+      }
+      ObjectNode body = ((ObjectNode) req).deepCopy();
+      wanted.forEach(
+          (vid, p) -> {
+            ObjectNode par = (ObjectNode) body.get(vid).get("parallelism");
+            par.put("upperBound", p);
+            par.put("lowerBound", Math.min(p, par.get("lowerBound").asInt()));
+          });
+      flink.put("/jobs/" + jobId + "/resource-requirements", body);
+      applied.incrementAndGet();
+    }
+    client
+        .genericKubernetesResources(FlinkKinds.DEPLOYMENT)
+        .inNamespace(r.getMetadata().getNamespace())
+        .withName(r.getMetadata().getName())
+        .editStatus(
+            cur -> {
+              cur.setAdditionalProperty("status", status(generation, jobId));
+              return cur;
+            });
+  }
+
+  static Map<String, Object> status(long observedGeneration, String jobId) {
+    return Map.of(
+        "observedGeneration",
+        observedGeneration,
+        "lifecycleState",
+        "STABLE",
+        "jobManagerDeploymentStatus",
+        "READY",
+        "reconciliationStatus",
+        Map.of("state", "DEPLOYED"),
+        "jobStatus",
+        Map.of("jobId", jobId, "state", "RUNNING"));
+  }
+
+  @Override
+  public void close() {
+    informer.close();
+  }
+}
