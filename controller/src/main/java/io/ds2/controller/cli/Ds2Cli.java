@@ -17,6 +17,7 @@ import picocli.CommandLine.IParameterExceptionHandler;
     subcommands = {
       RecommendCommand.class,
       RunCommand.class,
+      OperatorCommand.class,
       DemoCommand.class,
       OptionsCommand.class
     },

@@ -55,6 +55,16 @@ final class StandInFlinkOperator implements AutoCloseable {
     this.paused = paused;
   }
 
+  /** Reconciles a resource now, as the real operator's periodic reconcile would. */
+  void reconcileNow(String namespace, String name) {
+    reconcile(
+        client
+            .genericKubernetesResources(FlinkKinds.DEPLOYMENT)
+            .inNamespace(namespace)
+            .withName(name)
+            .get());
+  }
+
   private synchronized void reconcile(GenericKubernetesResource r) {
     long generation = r.getMetadata().getGeneration();
     long observed =

@@ -1,0 +1,147 @@
+package io.ds2.controller.cli;
+
+import io.ds2.controller.k8s.Ds2Operator;
+import io.ds2.controller.k8s.EventRecorder;
+import io.ds2.controller.k8s.HealthServer;
+import io.ds2.controller.k8s.LeaderElectedOperator;
+import io.ds2.model.options.Ds2Options;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** Runs ds2 as a Kubernetes operator beside the Flink Kubernetes Operator. */
+@Command(
+    name = "operator",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Autoscale FlinkDeployments and FlinkSessionJobs annotated ds2.io/autoscaling: enabled",
+      "(or advisor) by patching their parallelism overrides. Leader-elected through a Lease;",
+      "/healthz and /readyz on the management port. SIGTERM stops cleanly."
+    })
+final class OperatorCommand implements Callable<Integer>, ScalingFlags.Taker {
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--namespace", paramLabel = "NS", description = "Namespace to watch. Repeatable.")
+  List<String> namespaces = new ArrayList<>();
+
+  @Option(names = "--all-namespaces", description = "Watch every namespace.")
+  boolean allNamespaces;
+
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description =
+          "Default options as name=value lines (the option names of 'ds2 options'); flags win.")
+  Path config;
+
+  @Option(
+      names = "--port",
+      paramLabel = "PORT",
+      description = "Management port (/healthz, /readyz). Default: 8085.")
+  int port = 8085;
+
+  @Option(
+      names = "--bind-address",
+      paramLabel = "ADDR",
+      description = "Address the management port binds to. Default: 0.0.0.0.")
+  String bindAddress = "0.0.0.0";
+
+  @Option(
+      names = "--lease-namespace",
+      paramLabel = "NS",
+      description =
+          "Namespace of the leader-election Lease. Default: $POD_NAMESPACE, else default.")
+  String leaseNamespace = System.getenv().getOrDefault("POD_NAMESPACE", "default");
+
+  @Option(
+      names = "--identity",
+      paramLabel = "ID",
+      description = "This instance's name in the Lease. Default: $HOSTNAME.")
+  String identity =
+      System.getenv().getOrDefault("HOSTNAME", "ds2-" + ProcessHandle.current().pid());
+
+  @Option(names = "--verbose", description = "Print stack traces of errors.")
+  boolean verbose;
+
+  @Override
+  public Integer call() throws Exception {
+    if (allNamespaces == !namespaces.isEmpty()) {
+      throw new UsageException(
+          "give --namespace NS (repeatable) or --all-namespaces, not both or neither");
+    }
+    Ds2Options defaults = ScalingFlags.read(spec, fileDefaults());
+    PrintWriter out = spec.commandLine().getOut();
+    try (KubernetesClient client = new KubernetesClientBuilder().build();
+        GracefulStop stop = new GracefulStop()) {
+      EventRecorder events = new EventRecorder(client, Clock.systemUTC(), Duration.ofMinutes(30));
+      LeaderElectedOperator operator =
+          new LeaderElectedOperator(
+              client,
+              () -> new Ds2Operator(client, namespaces, defaults, events),
+              new LeaderElectedOperator.Lease(
+                  leaseNamespace,
+                  "ds2-leader",
+                  identity,
+                  Duration.ofSeconds(15),
+                  Duration.ofSeconds(10),
+                  Duration.ofSeconds(2)));
+      try (HealthServer health =
+          new HealthServer(bindAddress, port, operator::healthy, operator::ready)) {
+        operator.start();
+        out.println(
+            "ds2 operator "
+                + identity
+                + ": watching "
+                + (allNamespaces ? "all namespaces" : namespaces)
+                + "; health on "
+                + bindAddress
+                + ":"
+                + health.port());
+        out.flush();
+        while (!stop.requested()) {
+          Thread.sleep(1000);
+        }
+      } catch (InterruptedException e) {
+        out.println("stopping");
+      } finally {
+        operator.close();
+      }
+    }
+    return ExitCodes.OK;
+  }
+
+  private Map<String, String> fileDefaults() {
+    Map<String, String> m = new HashMap<>();
+    if (config == null) {
+      return m;
+    }
+    Properties p = new Properties();
+    try (Reader r = Files.newBufferedReader(config)) {
+      p.load(r);
+    } catch (IOException e) {
+      throw new UsageException("--config: cannot read " + config + ": " + e.getMessage());
+    }
+    p.forEach((k, v) -> m.put(String.valueOf(k).trim(), String.valueOf(v).trim()));
+    try {
+      Ds2Options.fromMap(m);
+    } catch (io.ds2.model.options.InvalidOptionException e) {
+      throw new UsageException("--config " + config + ": " + e.getMessage());
+    }
+    return m;
+  }
+}
