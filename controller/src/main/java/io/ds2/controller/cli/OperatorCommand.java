@@ -4,6 +4,7 @@ import io.ds2.controller.k8s.Ds2Operator;
 import io.ds2.controller.k8s.EventRecorder;
 import io.ds2.controller.k8s.HealthServer;
 import io.ds2.controller.k8s.LeaderElectedOperator;
+import io.ds2.controller.k8s.OperatorMetrics;
 import io.ds2.model.options.Ds2Options;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -89,10 +90,11 @@ final class OperatorCommand implements Callable<Integer>, ScalingFlags.Taker {
     try (KubernetesClient client = new KubernetesClientBuilder().build();
         GracefulStop stop = new GracefulStop()) {
       EventRecorder events = new EventRecorder(client, Clock.systemUTC(), Duration.ofMinutes(30));
+      OperatorMetrics metrics = new OperatorMetrics();
       LeaderElectedOperator operator =
           new LeaderElectedOperator(
               client,
-              () -> new Ds2Operator(client, namespaces, defaults, events),
+              () -> new Ds2Operator(client, namespaces, defaults, events, metrics),
               new LeaderElectedOperator.Lease(
                   leaseNamespace,
                   "ds2-leader",
@@ -101,7 +103,7 @@ final class OperatorCommand implements Callable<Integer>, ScalingFlags.Taker {
                   Duration.ofSeconds(10),
                   Duration.ofSeconds(2)));
       try (HealthServer health =
-          new HealthServer(bindAddress, port, operator::healthy, operator::ready)) {
+          new HealthServer(bindAddress, port, operator::healthy, operator::ready, metrics)) {
         operator.start();
         out.println(
             "ds2 operator "
@@ -114,6 +116,7 @@ final class OperatorCommand implements Callable<Integer>, ScalingFlags.Taker {
                 + health.port());
         out.flush();
         while (!stop.requested()) {
+          metrics.leading(operator.leading());
           Thread.sleep(1000);
         }
       } catch (InterruptedException e) {

@@ -24,6 +24,7 @@ public final class Ds2Operator implements AutoCloseable {
   private final List<String> namespaces;
   private final Ds2Options defaults;
   private final EventRecorder events;
+  private final OperatorMetrics metrics;
   private final Map<String, ResourceLoop> loops = new ConcurrentHashMap<>();
   private final List<SharedIndexInformer<GenericKubernetesResource>> informers = new ArrayList<>();
 
@@ -31,11 +32,16 @@ public final class Ds2Operator implements AutoCloseable {
    * @param namespaces the namespaces to watch; empty means all
    */
   public Ds2Operator(
-      KubernetesClient client, List<String> namespaces, Ds2Options defaults, EventRecorder events) {
+      KubernetesClient client,
+      List<String> namespaces,
+      Ds2Options defaults,
+      EventRecorder events,
+      OperatorMetrics metrics) {
     this.client = client;
     this.namespaces = List.copyOf(namespaces);
     this.defaults = defaults;
     this.events = events;
+    this.metrics = metrics;
   }
 
   public void start() {
@@ -113,7 +119,7 @@ public final class Ds2Operator implements AutoCloseable {
       return;
     }
     stop(uid);
-    ResourceLoop loop = new ResourceLoop(client, kind, r, settings.get(), mode, events);
+    ResourceLoop loop = new ResourceLoop(client, kind, r, settings.get(), mode, events, metrics);
     loops.put(uid, loop);
     loop.start();
   }

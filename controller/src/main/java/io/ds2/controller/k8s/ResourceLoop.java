@@ -29,6 +29,7 @@ final class ResourceLoop implements Runnable {
   private final JobSettings settings;
   private final ControlLoop.Mode mode;
   private final EventRecorder events;
+  private final OperatorMetrics metrics;
   private volatile boolean stopped;
   private Thread thread;
 
@@ -38,7 +39,8 @@ final class ResourceLoop implements Runnable {
       GenericKubernetesResource r,
       JobSettings settings,
       ControlLoop.Mode mode,
-      EventRecorder events) {
+      EventRecorder events,
+      OperatorMetrics metrics) {
     this.client = client;
     this.kind = kind;
     this.namespace = r.getMetadata().getNamespace();
@@ -46,6 +48,7 @@ final class ResourceLoop implements Runnable {
     this.settings = settings;
     this.mode = mode;
     this.events = events;
+    this.metrics = metrics;
   }
 
   JobSettings settings() {
@@ -72,7 +75,9 @@ final class ResourceLoop implements Runnable {
   @Override
   public void run() {
     var resource = client.genericKubernetesResources(kind).inNamespace(namespace).withName(name);
-    LoopListener listener = new EventingListener(resource, events);
+    LoopListener listener =
+        LoopListener.all(
+            new EventingListener(resource, events), metrics.listenerFor(namespace, name));
     FlinkRestClient rest = new FlinkRestClient(settings.restUrl(), Duration.ofSeconds(10));
     while (!stopped) {
       try {

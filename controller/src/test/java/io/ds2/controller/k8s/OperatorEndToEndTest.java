@@ -63,6 +63,7 @@ class OperatorEndToEndTest {
           Map.of(),
           StandInFlinkOperator.status(1, jobId));
       long start = System.nanoTime();
+      OperatorMetrics metrics = new OperatorMetrics();
       try (StandInFlinkOperator flinkOperator =
               new StandInFlinkOperator(client, OperatorTestSupport.NS, rest, jobId);
           Ds2Operator ds2 =
@@ -70,7 +71,10 @@ class OperatorEndToEndTest {
                   client,
                   List.of(OperatorTestSupport.NS),
                   Ds2Options.defaults(),
-                  new EventRecorder(client, Clock.systemUTC(), Duration.ofMinutes(30)))) {
+                  new EventRecorder(client, Clock.systemUTC(), Duration.ofMinutes(30)),
+                  metrics);
+          HealthServer management =
+              new HealthServer("127.0.0.1", 0, () -> true, ds2::synced, metrics)) {
         ds2.start();
         Map<String, Integer> oracle = spec.oracle();
         await()
@@ -106,8 +110,33 @@ class OperatorEndToEndTest {
         // Cleared by a merge-patch null: removed on a real API server, null on the mock.
         assertEquals(null, r.getMetadata().getAnnotations().get(JobSettings.IN_FLIGHT));
         assertEquals(1, r.getMetadata().getGeneration() - 1, "exactly one spec change");
+        String url = "http://127.0.0.1:" + management.port();
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () ->
+                    scrape(url + "/metrics")
+                        .contains(
+                            "ds2_vertex_parallelism{namespace=\"flink\",resource=\"orders\",vertex=\"Join\"} 4.0"));
+        String text = scrape(url + "/metrics");
+        assertTrue(
+            text.contains(
+                "ds2_rescales_total{namespace=\"flink\",outcome=\"applied\",resource=\"orders\"} 1.0"),
+            text);
+        assertTrue(text.contains("ds2_vertex_true_processing_rate{"), text);
+        assertEquals("ok\n", scrape(url + "/healthz"));
+        assertEquals("ok\n", scrape(url + "/readyz"));
       }
       job.cancel().get();
+    }
+  }
+
+  private static String scrape(String url) throws java.io.IOException {
+    try (okhttp3.Response r =
+        new okhttp3.OkHttpClient()
+            .newCall(new okhttp3.Request.Builder().url(url).build())
+            .execute()) {
+      return r.body().string();
     }
   }
 
@@ -135,7 +164,8 @@ class OperatorEndToEndTest {
             client,
             List.of(OperatorTestSupport.NS),
             Ds2Options.defaults(),
-            new EventRecorder(client, Clock.systemUTC(), Duration.ofMinutes(30)))) {
+            new EventRecorder(client, Clock.systemUTC(), Duration.ofMinutes(30)),
+            new OperatorMetrics())) {
       ds2.start();
       await()
           .atMost(Duration.ofSeconds(20))
@@ -159,7 +189,8 @@ class OperatorEndToEndTest {
             client,
             List.of(OperatorTestSupport.NS),
             Ds2Options.defaults(),
-            new EventRecorder(client, Clock.systemUTC(), Duration.ofMinutes(30)))) {
+            new EventRecorder(client, Clock.systemUTC(), Duration.ofMinutes(30)),
+            new OperatorMetrics())) {
       ds2.start();
       await()
           .atMost(Duration.ofSeconds(20))

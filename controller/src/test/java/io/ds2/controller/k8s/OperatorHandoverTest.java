@@ -63,7 +63,8 @@ class OperatorHandoverTest {
         client,
         List.of(OperatorTestSupport.NS),
         Ds2Options.defaults(),
-        new EventRecorder(client, Clock.systemUTC(), Duration.ofMinutes(30)));
+        new EventRecorder(client, Clock.systemUTC(), Duration.ofMinutes(30)),
+        new OperatorMetrics());
   }
 
   private LeaderElectedOperator instance(String id) {

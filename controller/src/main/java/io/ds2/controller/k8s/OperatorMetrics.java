@@ -1,0 +1,126 @@
+package io.ds2.controller.k8s;
+
+import io.ds2.controller.loop.ControlLoop;
+import io.ds2.controller.loop.LoopListener;
+import io.ds2.flink.JobTopology;
+import io.ds2.flink.RescaleOutcome;
+import io.ds2.model.estimate.VertexEstimate;
+import io.ds2.model.policy.Action;
+import io.ds2.model.policy.Decision;
+import io.ds2.model.policy.VertexDecision;
+import io.ds2.model.window.WindowProblem;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The operator's Prometheus metrics; namespace, resource and vertex are labels, never part of a
+ * metric name.
+ */
+public final class OperatorMetrics {
+  private final PrometheusRegistry registry = new PrometheusRegistry();
+  private final Gauge parallelism =
+      gauge("ds2_vertex_parallelism", "Parallelism a job vertex runs at");
+  private final Gauge recommended =
+      gauge("ds2_vertex_recommended_parallelism", "Parallelism DS2 recommends for a job vertex");
+  private final Gauge trueRate =
+      gauge("ds2_vertex_true_processing_rate", "Records per busy second of one instance");
+  private final Gauge targetRate =
+      gauge("ds2_vertex_target_input_rate", "Records per second the vertex must absorb");
+  private final Counter decisions =
+      Counter.builder()
+          .name("ds2_decisions")
+          .help("Decisions made")
+          .labelNames("namespace", "resource", "action")
+          .register(registry);
+  private final Counter rescales =
+      Counter.builder()
+          .name("ds2_rescales")
+          .help("Rescales requested, by outcome")
+          .labelNames("namespace", "resource", "outcome")
+          .register(registry);
+  private final Counter errors =
+      Counter.builder()
+          .name("ds2_errors")
+          .help("Problems the loop reported and retried")
+          .labelNames("namespace", "resource")
+          .register(registry);
+  private final Gauge leader =
+      Gauge.builder()
+          .name("ds2_leader")
+          .help("1 while this instance holds the lease")
+          .register(registry);
+
+  private Gauge gauge(String name, String help) {
+    return Gauge.builder()
+        .name(name)
+        .help(help)
+        .labelNames("namespace", "resource", "vertex")
+        .register(registry);
+  }
+
+  public void leading(boolean isLeader) {
+    leader.set(isLeader ? 1 : 0);
+  }
+
+  /** The Prometheus text format of every metric. */
+  public void write(OutputStream out) throws IOException {
+    PrometheusTextFormatWriter.create().write(out, registry.scrape());
+  }
+
+  public String text() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try {
+      write(out);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  /** A listener recording one resource's loop. */
+  LoopListener listenerFor(String namespace, String resource) {
+    return new LoopListener() {
+      @Override
+      public void decided(JobTopology t, Decision d, ControlLoop.Mode mode) {
+        String action = d.action() instanceof Action.Rescale ? "rescale" : "hold";
+        decisions.labelValues(namespace, resource, action).inc();
+        for (VertexDecision v : d.vertices()) {
+          parallelism.labelValues(namespace, resource, v.name()).set(v.current());
+          recommended.labelValues(namespace, resource, v.name()).set(v.recommended());
+          VertexEstimate e = d.estimate().vertex(v.vertexId()).orElseThrow();
+          e.trueProcessingRatePerInstance()
+              .ifPresent(r -> trueRate.labelValues(namespace, resource, v.name()).set(r));
+          e.targetInputRate()
+              .ifPresent(r -> targetRate.labelValues(namespace, resource, v.name()).set(r));
+        }
+      }
+
+      @Override
+      public void rescaled(JobTopology t, Map<String, Integer> requested, RescaleOutcome outcome) {
+        String name = outcome.getClass().getSimpleName().replaceAll("([a-z])([A-Z])", "$1_$2");
+        rescales.labelValues(namespace, resource, name.toLowerCase(Locale.ROOT)).inc();
+      }
+
+      @Override
+      public void problem(String message) {
+        errors.labelValues(namespace, resource).inc();
+      }
+
+      @Override
+      public void waiting(Duration collected, Duration wanted, String status) {}
+
+      @Override
+      public void samplesDropped(WindowProblem problem, String detail) {}
+    };
+  }
+}
