@@ -68,6 +68,19 @@ public final class OperatorMetrics {
         .register(registry);
   }
 
+  /** The exposed metric names (counters with their {@code _total} suffix). */
+  public java.util.Set<String> names() {
+    java.util.Set<String> names = new java.util.TreeSet<>();
+    for (var snapshot : registry.scrape()) {
+      String name = snapshot.getMetadata().getPrometheusName();
+      names.add(
+          snapshot instanceof io.prometheus.metrics.model.snapshots.CounterSnapshot
+              ? name + "_total"
+              : name);
+    }
+    return names;
+  }
+
   public void leading(boolean isLeader) {
     leader.set(isLeader ? 1 : 0);
   }
