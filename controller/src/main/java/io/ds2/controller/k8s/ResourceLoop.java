@@ -99,6 +99,7 @@ final class ResourceLoop implements Runnable {
                 WindowCollector.Sleeper.SYSTEM,
                 POLL);
         ScalingPolicy policy = new ScalingPolicy(settings.options(), Clock.systemUTC());
+        PolicyStateAnnotation.read(r.getMetadata().getAnnotations()).ifPresent(policy::restore);
         // A rescale a previous instance requested is awaited, never requested twice.
         actuator
             .awaitInFlight(settings.options().rescaleTimeout())

@@ -34,7 +34,29 @@ public final class ScalingPolicy {
   private Optional<Instant> backoffUntil = Optional.empty();
 
   /** A vertex whose recommendations have been below its parallelism since {@code since}. */
-  private record ScaleDown(Instant since, int highest) {}
+  public record ScaleDown(Instant since, int highest) {}
+
+  /**
+   * What the policy must not forget across a controller restart: pending scale-downs (so the delay
+   * is not restarted) and a back-off (so an unmet rescale is not retried at once). Bounded by the
+   * number of vertices.
+   */
+  public record State(Map<String, ScaleDown> scaleDowns, Optional<Instant> backoffUntil) {
+    public State {
+      scaleDowns = Map.copyOf(scaleDowns);
+    }
+  }
+
+  public State state() {
+    return new State(pendingScaleDowns, backoffUntil);
+  }
+
+  /** Continues from a saved state (e.g. after a controller restart). */
+  public void restore(State saved) {
+    pendingScaleDowns.clear();
+    pendingScaleDowns.putAll(saved.scaleDowns());
+    backoffUntil = saved.backoffUntil();
+  }
 
   public ScalingPolicy(Ds2Options options, Clock clock) {
     this.options = options;

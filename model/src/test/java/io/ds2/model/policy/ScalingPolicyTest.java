@@ -114,6 +114,20 @@ class ScalingPolicyTest {
   }
 
   @Test
+  void aRestoredPolicyContinuesThePendingScaleDownDelay() {
+    Ds2Options o = options("scale-down-delay", "60s", "scale-down-threshold", "0");
+    ScalingPolicy before = new ScalingPolicy(o, clock);
+    assertEquals(
+        ReasonCode.SCALE_DOWN_DELAYED, holdCode(decide(before, 1000, 4.5, 0, 8))); // wants 5
+    ScalingPolicy.State saved = before.state();
+    // A new controller instance, 30 s later: the delay continues, it does not start over.
+    ScalingPolicy after = new ScalingPolicy(o, clock);
+    after.restore(saved);
+    assertEquals(ReasonCode.SCALE_DOWN_DELAYED, holdCode(decide(after, 1000, 3.5, 0, 8)));
+    assertEquals(5, target(decide(after, 1000, 3.5, 0, 8)), "highest since before the restart");
+  }
+
+  @Test
   void aNeededScaleUpResetsAPendingScaleDown() {
     ScalingPolicy policy =
         new ScalingPolicy(options("scale-down-delay", "60s", "scale-down-threshold", "0"), clock);

@@ -1,0 +1,64 @@
+package io.ds2.controller.k8s;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ds2.controller.loop.ControlLoop;
+import io.ds2.controller.loop.LoopListener;
+import io.ds2.flink.JobTopology;
+import io.ds2.flink.RescaleOutcome;
+import io.ds2.model.policy.Decision;
+import io.ds2.model.policy.ScalingPolicy;
+import io.ds2.model.window.WindowProblem;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.time.Duration;
+import java.util.Map;
+
+/** Saves the policy's state on the resource after every decision and rescale, if it changed. */
+final class PolicyStatePersister implements LoopListener {
+  private final Resource<GenericKubernetesResource> resource;
+  private final ScalingPolicy policy;
+  private String saved = "";
+
+  PolicyStatePersister(Resource<GenericKubernetesResource> resource, ScalingPolicy policy) {
+    this.resource = resource;
+    this.policy = policy;
+  }
+
+  private void save() {
+    String now = PolicyStateAnnotation.write(policy.state());
+    if (now.equals(saved)) {
+      return;
+    }
+    ObjectNode patch = JsonNodeFactory.instance.objectNode();
+    patch.putObject("metadata").putObject("annotations").put(PolicyStateAnnotation.KEY, now);
+    try {
+      resource.patch(PatchContext.of(PatchType.JSON_MERGE), patch.toString());
+      saved = now;
+    } catch (KubernetesClientException e) {
+      // Tried again after the next decision.
+    }
+  }
+
+  @Override
+  public void decided(JobTopology t, Decision d, ControlLoop.Mode mode) {
+    save();
+  }
+
+  @Override
+  public void rescaled(JobTopology t, Map<String, Integer> requested, RescaleOutcome outcome) {
+    save();
+  }
+
+  @Override
+  public void problem(String message) {}
+
+  @Override
+  public void waiting(Duration collected, Duration wanted, String status) {}
+
+  @Override
+  public void samplesDropped(WindowProblem problem, String detail) {}
+}
