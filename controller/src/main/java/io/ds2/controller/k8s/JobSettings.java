@@ -21,6 +21,7 @@ public record JobSettings(Mode mode, Ds2Options options, URI restUrl) {
   public static final String REST_URL = PREFIX + "flink-rest-url";
   public static final String LAST_DECISION = PREFIX + "last-decision";
   public static final String IN_FLIGHT = PREFIX + "rescale-in-flight";
+  public static final String APPLIED = PREFIX + "applied-overrides";
 
   public enum Mode {
     ENABLED,

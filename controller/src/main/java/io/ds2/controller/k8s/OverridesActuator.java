@@ -66,6 +66,10 @@ public final class OverridesActuator implements ControlLoop.Actuator {
       throws InterruptedException {
     String wanted = overrides(target);
     Instant start = clock.instant();
+    Optional<String> changedByOthers = changedByOthers();
+    if (changedByOthers.isPresent()) {
+      return new RescaleOutcome.NotApplied(target, Map.of(), changedByOthers.get());
+    }
     long generation;
     try {
       generation = patch(wanted, start);
@@ -97,6 +101,33 @@ public final class OverridesActuator implements ControlLoop.Actuator {
     }
     return Optional.of(
         await(inFlight, target, r.getMetadata().getGeneration(), clock.instant(), timeout));
+  }
+
+  /**
+   * The overrides no longer are what ds2 last applied: someone (GitOps, a person) changed them. ds2
+   * does not patch them back; removing the annotation {@code ds2.io/applied-overrides} hands the
+   * job back to ds2.
+   */
+  private Optional<String> changedByOthers() {
+    GenericKubernetesResource r = resource.get();
+    if (r == null || r.getMetadata().getAnnotations() == null) {
+      return Optional.empty();
+    }
+    String applied = r.getMetadata().getAnnotations().get(JobSettings.APPLIED);
+    Object current = FlinkKinds.flinkConfiguration(r).get(FlinkKinds.OVERRIDES);
+    if (applied == null || applied.equals(current)) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "someone else changed "
+            + FlinkKinds.OVERRIDES
+            + " from '"
+            + applied
+            + "' (set by ds2) to '"
+            + current
+            + "'; not patching it back (remove the annotation "
+            + JobSettings.APPLIED
+            + " to hand the job back to ds2)");
   }
 
   private long patch(String wanted, Instant now) throws InterruptedException {
@@ -167,7 +198,7 @@ public final class OverridesActuator implements ControlLoop.Actuator {
       boolean reconciled = observed >= generation && RECONCILED.contains(lifecycle);
       Optional<Map<String, Integer>> running = flink.runningParallelism();
       if (reconciled && running.isPresent() && running.get().equals(new TreeMap<>(target))) {
-        clearInFlight();
+        markApplied(wanted);
         // If no poll caught the job down, it was down somewhere since the last poll saw it up.
         return new RescaleOutcome.Applied(
             target,
@@ -203,11 +234,17 @@ public final class OverridesActuator implements ControlLoop.Actuator {
     }
   }
 
-  private void clearInFlight() {
+  private void markApplied(String wanted) {
     try {
       resource.patch(
           PatchContext.of(PatchType.JSON_MERGE),
-          "{\"metadata\":{\"annotations\":{\"" + JobSettings.IN_FLIGHT + "\":null}}}");
+          "{\"metadata\":{\"annotations\":{\""
+              + JobSettings.IN_FLIGHT
+              + "\":null,\""
+              + JobSettings.APPLIED
+              + "\":\""
+              + wanted
+              + "\"}}}");
     } catch (KubernetesClientException e) {
       // Harmless if left: it only makes a restarted controller re-check an applied rescale.
     }

@@ -104,8 +104,16 @@ final class ResourceLoop implements Runnable {
         actuator
             .awaitInFlight(settings.options().rescaleTimeout())
             .ifPresent(o -> policy.rescaleApplied());
+        LoopListener withState =
+            LoopListener.all(listener, new PolicyStatePersister(resource, policy));
         new ControlLoop(
-                sampler, policy, actuator, mode, Map.of(), listener, WindowCollector.Sleeper.SYSTEM)
+                sampler,
+                policy,
+                actuator,
+                mode,
+                Map.of(),
+                withState,
+                WindowCollector.Sleeper.SYSTEM)
             .run(() -> !stopped, Long.MAX_VALUE);
       } catch (InterruptedException e) {
         return;

@@ -107,7 +107,15 @@ class OperatorEndToEndTest {
                     .toList());
         assertEquals(1, flinkOperator.applied.get(), "one patch, applied once");
         assertTrue(r.getMetadata().getAnnotations().containsKey(JobSettings.LAST_DECISION));
-        assertTrue(r.getMetadata().getAnnotations().containsKey(PolicyStateAnnotation.KEY));
+        assertEquals(overrides, r.getMetadata().getAnnotations().get(JobSettings.APPLIED));
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () ->
+                    OperatorTestSupport.get(client, "orders")
+                        .getMetadata()
+                        .getAnnotations()
+                        .containsKey(PolicyStateAnnotation.KEY));
         // Cleared by a merge-patch null: removed on a real API server, null on the mock.
         assertEquals(null, r.getMetadata().getAnnotations().get(JobSettings.IN_FLIGHT));
         assertEquals(1, r.getMetadata().getGeneration() - 1, "exactly one spec change");

@@ -1,10 +1,14 @@
 package io.ds2.controller.k8s;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ds2.flink.FlinkRestClient;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.HashMap;
@@ -21,6 +25,7 @@ final class StandInFlinkOperator implements AutoCloseable {
   private final FlinkRestClient flink;
   private final String jobId;
   private final SharedIndexInformer<GenericKubernetesResource> informer;
+  private static final ObjectMapper MAPPER = new ObjectMapper();
   final AtomicInteger applied = new AtomicInteger();
   private volatile boolean paused;
 
@@ -90,15 +95,20 @@ final class StandInFlinkOperator implements AutoCloseable {
       flink.put("/jobs/" + jobId + "/resource-requirements", body);
       applied.incrementAndGet();
     }
+    // Only status, through the status subresource, as the real operator writes it: never a
+    // whole (possibly stale) object that could undo metadata written meanwhile.
+    String patch;
+    try {
+      patch = MAPPER.writeValueAsString(Map.of("status", status(generation, jobId)));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
     client
         .genericKubernetesResources(FlinkKinds.DEPLOYMENT)
         .inNamespace(r.getMetadata().getNamespace())
         .withName(r.getMetadata().getName())
-        .editStatus(
-            cur -> {
-              cur.setAdditionalProperty("status", status(generation, jobId));
-              return cur;
-            });
+        .subresource("status")
+        .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
   }
 
   static Map<String, Object> status(long observedGeneration, String jobId) {
