@@ -6,7 +6,6 @@ import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.JobSampler;
 import io.ds2.flink.JobTopology;
 import io.ds2.flink.WindowCollector;
-import io.ds2.model.estimate.DemandEstimator;
 import io.ds2.model.estimate.Ds2Model;
 import io.ds2.model.estimate.Estimate;
 import io.ds2.model.options.Ds2Options;
@@ -64,12 +63,7 @@ final class RecommendCommand implements Callable<Integer>, ScalingFlags.Taker {
             .collect(topology.graph(), WindowCollector.maxWait(options), progress);
     progress.done();
 
-    Estimate estimate =
-        Ds2Model.estimate(
-            topology.graph(),
-            window,
-            DemandEstimator.demands(topology.graph(), window, given, options.catchUp()),
-            options);
+    Estimate estimate = Ds2Model.estimateFor(topology.graph(), window, given, options);
     spec.commandLine()
         .getOut()
         .print(

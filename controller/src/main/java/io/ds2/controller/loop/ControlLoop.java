@@ -7,7 +7,6 @@ import io.ds2.flink.JobTopology;
 import io.ds2.flink.RescaleOutcome;
 import io.ds2.flink.RestRescaler;
 import io.ds2.flink.WindowCollector;
-import io.ds2.model.estimate.DemandEstimator;
 import io.ds2.model.estimate.Ds2Model;
 import io.ds2.model.estimate.Estimate;
 import io.ds2.model.options.Ds2Options;
@@ -107,12 +106,7 @@ public final class ControlLoop {
     JobTopology topology = sampler.topology();
     ObservationWindow window =
         collector.collect(topology.graph(), WindowCollector.maxWait(o), listener);
-    Estimate estimate =
-        Ds2Model.estimate(
-            topology.graph(),
-            window,
-            DemandEstimator.demands(topology.graph(), window, givenRates, o.catchUp()),
-            o);
+    Estimate estimate = Ds2Model.estimateFor(topology.graph(), window, givenRates, o);
     Decision decision = policy.decide(topology.graph(), estimate);
     listener.decided(topology, decision, mode);
     if (decision.action() instanceof Action.Rescale rescale && mode == Mode.ACT) {

@@ -30,6 +30,22 @@ public final class Ds2Model {
   private Ds2Model() {}
 
   /**
+   * The estimate for a window: each source's demand is {@code givenRates} (by vertex id) where
+   * given, else inferred from its output and backlog.
+   */
+  public static Estimate estimateFor(
+      JobGraph graph,
+      ObservationWindow window,
+      Map<String, Double> givenRates,
+      Ds2Options options) {
+    return estimate(
+        graph,
+        window,
+        DemandEstimator.demands(graph, window, givenRates, options.catchUp()),
+        options);
+  }
+
+  /**
    * @param demands one demand per source vertex of the graph
    * @throws IllegalArgumentException if a source has no demand or a vertex no observation
    */
