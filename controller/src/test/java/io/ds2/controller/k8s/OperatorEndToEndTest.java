@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ds2.flink.FlinkRestClient;
-import io.ds2.flink.dto.JobDetails;
-import io.ds2.model.options.Ds2Options;
 import io.ds2.workloads.JobSpec;
 import io.ds2.workloads.LocalFlinkCluster;
 import io.ds2.workloads.SampleJobs;
@@ -15,10 +13,8 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.apache.flink.core.execution.JobClient;
 import org.junit.jupiter.api.Test;
@@ -50,10 +46,7 @@ class OperatorEndToEndTest {
     OperatorTestSupport.registerKinds(server);
     JobSpec spec = SampleJobs.ordersAndPayments();
     try (LocalFlinkCluster cluster = LocalFlinkCluster.start(4)) {
-      JobClient job = cluster.submit(spec);
-      await()
-          .atMost(Duration.ofSeconds(60))
-          .until(() -> job.getJobStatus().get().name().equals("RUNNING"));
+      JobClient job = OperatorTestSupport.submitRunning(cluster, spec);
       String jobId = job.getJobID().toHexString();
       FlinkRestClient rest = new FlinkRestClient(cluster.restUrl(), Duration.ofSeconds(10));
       OperatorTestSupport.create(
@@ -66,13 +59,7 @@ class OperatorEndToEndTest {
       OperatorMetrics metrics = new OperatorMetrics();
       try (StandInFlinkOperator flinkOperator =
               new StandInFlinkOperator(client, OperatorTestSupport.NS, rest, jobId);
-          Ds2Operator ds2 =
-              new Ds2Operator(
-                  client,
-                  List.of(OperatorTestSupport.NS),
-                  Ds2Options.defaults(),
-                  new EventRecorder(client, Clock.systemUTC(), Duration.ofMinutes(30)),
-                  metrics);
+          Ds2Operator ds2 = OperatorTestSupport.operator(client, metrics);
           HealthServer management =
               new HealthServer("127.0.0.1", 0, () -> true, ds2::synced, metrics)) {
         ds2.start();
@@ -80,7 +67,7 @@ class OperatorEndToEndTest {
         await()
             .atMost(Duration.ofSeconds(120))
             .pollInterval(Duration.ofMillis(500))
-            .until(() -> byName(rest, jobId).equals(oracle));
+            .until(() -> OperatorTestSupport.operatorParallelism(rest, jobId).equals(oracle));
         await()
             .atMost(Duration.ofSeconds(30))
             .until(() -> !OperatorTestSupport.events(client, "ScalingApplied").isEmpty());
@@ -149,16 +136,6 @@ class OperatorEndToEndTest {
     }
   }
 
-  private static Map<String, Integer> byName(FlinkRestClient rest, String jobId) {
-    Map<String, Integer> p = new HashMap<>();
-    for (JobDetails.Vertex v : rest.get("/jobs/" + jobId, JobDetails.class).vertices()) {
-      if (!v.name().startsWith("Source: ")) {
-        p.put(v.name(), v.parallelism());
-      }
-    }
-    return p;
-  }
-
   @Test
   void builtInAutoscalerMeansAdviceOnlyAndAWarning() {
     OperatorTestSupport.registerKinds(server);
@@ -168,13 +145,7 @@ class OperatorEndToEndTest {
         annotations("http://127.0.0.1:1", "enabled"),
         Map.of("job.autoscaler.enabled", "true"),
         Map.of());
-    try (Ds2Operator ds2 =
-        new Ds2Operator(
-            client,
-            List.of(OperatorTestSupport.NS),
-            Ds2Options.defaults(),
-            new EventRecorder(client, Clock.systemUTC(), Duration.ofMinutes(30)),
-            new OperatorMetrics())) {
+    try (Ds2Operator ds2 = OperatorTestSupport.operator(client, new OperatorMetrics())) {
       ds2.start();
       await()
           .atMost(Duration.ofSeconds(20))
@@ -193,13 +164,7 @@ class OperatorEndToEndTest {
     Map<String, String> a = annotations("http://127.0.0.1:1", "enabled");
     a.put("ds2.io/target-utilization", "1.7");
     OperatorTestSupport.create(client, "bad", a, Map.of(), Map.of());
-    try (Ds2Operator ds2 =
-        new Ds2Operator(
-            client,
-            List.of(OperatorTestSupport.NS),
-            Ds2Options.defaults(),
-            new EventRecorder(client, Clock.systemUTC(), Duration.ofMinutes(30)),
-            new OperatorMetrics())) {
+    try (Ds2Operator ds2 = OperatorTestSupport.operator(client, new OperatorMetrics())) {
       ds2.start();
       await()
           .atMost(Duration.ofSeconds(20))

@@ -6,18 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ds2.flink.FlinkRestClient;
-import io.ds2.flink.dto.JobDetails;
-import io.ds2.model.options.Ds2Options;
 import io.ds2.workloads.JobSpec;
 import io.ds2.workloads.LocalFlinkCluster;
 import io.ds2.workloads.SampleJobs;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.apache.flink.core.execution.JobClient;
 import org.junit.jupiter.api.AfterAll;
@@ -59,12 +55,7 @@ class OperatorHandoverTest {
   }
 
   private Ds2Operator operator() {
-    return new Ds2Operator(
-        client,
-        List.of(OperatorTestSupport.NS),
-        Ds2Options.defaults(),
-        new EventRecorder(client, Clock.systemUTC(), Duration.ofMinutes(30)),
-        new OperatorMetrics());
+    return OperatorTestSupport.operator(client, new OperatorMetrics());
   }
 
   private LeaderElectedOperator instance(String id) {
@@ -78,16 +69,6 @@ class OperatorHandoverTest {
             Duration.ofSeconds(3),
             Duration.ofSeconds(2),
             Duration.ofMillis(250)));
-  }
-
-  private static Map<String, Integer> byName(FlinkRestClient rest, String jobId) {
-    Map<String, Integer> p = new HashMap<>();
-    for (JobDetails.Vertex v : rest.get("/jobs/" + jobId, JobDetails.class).vertices()) {
-      if (!v.name().startsWith("Source: ")) {
-        p.put(v.name(), v.parallelism());
-      }
-    }
-    return p;
   }
 
   private long generation(String name) {
@@ -104,10 +85,7 @@ class OperatorHandoverTest {
   @Test
   void onlyTheLeaderPatchesAndTheNextLeaderDoesNotRepeatIt() throws Exception {
     OperatorTestSupport.registerKinds(server);
-    JobClient job = cluster.submit(SPEC);
-    await()
-        .atMost(Duration.ofSeconds(60))
-        .until(() -> job.getJobStatus().get().name().equals("RUNNING"));
+    JobClient job = OperatorTestSupport.submitRunning(cluster, SPEC);
     String jobId = job.getJobID().toHexString();
     FlinkRestClient rest = new FlinkRestClient(cluster.restUrl(), Duration.ofSeconds(10));
     OperatorTestSupport.create(
@@ -121,7 +99,7 @@ class OperatorHandoverTest {
       b.start();
       await()
           .atMost(Duration.ofSeconds(120))
-          .until(() -> byName(rest, jobId).equals(SPEC.oracle()));
+          .until(() -> OperatorTestSupport.operatorParallelism(rest, jobId).equals(SPEC.oracle()));
       assertFalse(b.leading(), "b stands by");
       assertTrue(b.ready(), "a standby is ready");
       assertEquals(1, flinkOperator.applied.get());
@@ -147,10 +125,7 @@ class OperatorHandoverTest {
   @Test
   void aControllerRestartedBetweenPatchAndReconcileDoesNotPatchAgain() throws Exception {
     OperatorTestSupport.registerKinds(server);
-    JobClient job = cluster.submit(SPEC);
-    await()
-        .atMost(Duration.ofSeconds(60))
-        .until(() -> job.getJobStatus().get().name().equals("RUNNING"));
+    JobClient job = OperatorTestSupport.submitRunning(cluster, SPEC);
     String jobId = job.getJobID().toHexString();
     FlinkRestClient rest = new FlinkRestClient(cluster.restUrl(), Duration.ofSeconds(10));
     OperatorTestSupport.create(
@@ -172,7 +147,8 @@ class OperatorHandoverTest {
         flinkOperator.reconcileNow(OperatorTestSupport.NS, "restart");
         await()
             .atMost(Duration.ofSeconds(60))
-            .until(() -> byName(rest, jobId).equals(SPEC.oracle()));
+            .until(
+                () -> OperatorTestSupport.operatorParallelism(rest, jobId).equals(SPEC.oracle()));
         await()
             .during(Duration.ofSeconds(10))
             .atMost(Duration.ofSeconds(15))

@@ -1,13 +1,24 @@
 package io.ds2.controller.k8s;
 
+import static org.awaitility.Awaitility.await;
+
+import io.ds2.flink.FlinkRestClient;
+import io.ds2.flink.dto.JobDetails;
+import io.ds2.model.options.Ds2Options;
+import io.ds2.workloads.JobSpec;
+import io.ds2.workloads.LocalFlinkCluster;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.core.execution.JobClient;
 
 /** FlinkDeployments on the fabric8 mock server, and the events written about them. */
 final class OperatorTestSupport {
@@ -78,6 +89,36 @@ final class OperatorTestSupport {
     return client.v1().events().inNamespace(NS).list().getItems().stream()
         .filter(e -> reason.equals(e.getReason()))
         .toList();
+  }
+
+  /** Submits {@code spec} and waits until the job is RUNNING. */
+  static JobClient submitRunning(LocalFlinkCluster cluster, JobSpec spec) throws Exception {
+    JobClient job = cluster.submit(spec);
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> job.getJobStatus().get().name().equals("RUNNING"));
+    return job;
+  }
+
+  /** Parallelism of every non-source vertex, by name, as Flink runs it. */
+  static Map<String, Integer> operatorParallelism(FlinkRestClient rest, String jobId) {
+    Map<String, Integer> p = new HashMap<>();
+    for (JobDetails.Vertex v : rest.get("/jobs/" + jobId, JobDetails.class).vertices()) {
+      if (!v.name().startsWith("Source: ")) {
+        p.put(v.name(), v.parallelism());
+      }
+    }
+    return p;
+  }
+
+  /** An operator watching the test namespace with default options. */
+  static Ds2Operator operator(KubernetesClient client, OperatorMetrics metrics) {
+    return new Ds2Operator(
+        client,
+        List.of(NS),
+        Ds2Options.defaults(),
+        new EventRecorder(client, Clock.systemUTC(), Duration.ofMinutes(30)),
+        metrics);
   }
 
   static GenericKubernetesResource get(KubernetesClient client, String name) {
