@@ -26,7 +26,7 @@ import java.util.OptionalLong;
  * {@code pendingRecords}. Metric names are discovered before they are requested (Flink answers
  * nothing for a request naming a missing metric) and re-discovered after a restart.
  */
-public final class JobSampler {
+public final class JobSampler implements MetricSource {
   // Keeps request URLs short for high parallelism.
   private static final int IDS_PER_REQUEST = 60;
   private static final String PENDING_RECORDS = ".pendingRecords";
@@ -53,6 +53,7 @@ public final class JobSampler {
         client.mapper().getTypeFactory().constructCollectionType(List.class, MetricValue.class);
   }
 
+  @Override
   public String jobId() {
     return jobId;
   }
@@ -72,6 +73,7 @@ public final class JobSampler {
     return Optional.of(p);
   }
 
+  @Override
   public JobTopology topology() {
     return JobTopology.from(details(), client.baseUrl() + "/jobs/" + jobId);
   }
@@ -91,6 +93,7 @@ public final class JobSampler {
    *
    * @throws FlinkRestException if a vertex of {@code graph} is gone (the graph changed)
    */
+  @Override
   public JobSample sample(JobGraph graph) {
     JobDetails d = details();
     Instant time = clock.instant();

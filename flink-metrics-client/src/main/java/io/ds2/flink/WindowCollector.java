@@ -39,7 +39,7 @@ public final class WindowCollector {
     void sleep(Duration d) throws InterruptedException;
   }
 
-  private final JobSampler sampler;
+  private final MetricSource sampler;
   private final WindowBuilder builder;
   private final Clock clock;
   private final Sleeper sleeper;
@@ -47,7 +47,7 @@ public final class WindowCollector {
   private final Duration sampleInterval;
 
   public WindowCollector(
-      JobSampler sampler,
+      MetricSource sampler,
       Clock clock,
       Sleeper sleeper,
       Duration window,
@@ -62,7 +62,7 @@ public final class WindowCollector {
   }
 
   /** A collector on the system clock, sleeping between polls, with the windows of {@code o}. */
-  public static WindowCollector live(JobSampler sampler, Ds2Options o) {
+  public static WindowCollector live(MetricSource sampler, Ds2Options o) {
     return new WindowCollector(
         sampler, Clock.systemUTC(), Sleeper.SYSTEM, o.window(), o.warmUp(), o.sampleInterval());
   }

@@ -121,9 +121,16 @@ final class DemoCommand implements Callable<Integer>, ScalingFlags.Taker {
       PrintWriter say)
       throws InterruptedException {
     FlinkRestClient rest = new FlinkRestClient(cluster.restUrl(), Duration.ofSeconds(10));
-    awaitTopology(new JobSampler(rest, jobId, Clock.systemUTC()), end);
+    JobSampler sampler = new JobSampler(rest, jobId, Clock.systemUTC());
+    awaitTopology(sampler, end);
     ControlLoop loop =
-        ControlLoop.overRest(rest, jobId, options, ControlLoop.Mode.ACT, Map.of(), run);
+        ControlLoop.overRest(
+            rest,
+            sampler,
+            options,
+            ControlLoop.Mode.ACT,
+            io.ds2.model.estimate.DemandScenario.measured(),
+            run);
     while (!stop.requested() && Instant.now().isBefore(end)) {
       loop.run(() -> true, 1);
       if (run.settled()) {

@@ -1,5 +1,6 @@
 package io.ds2.controller.cli;
 
+import io.ds2.controller.recording.RecordingFormatException;
 import io.ds2.flink.FlinkRestException;
 import io.ds2.model.options.InvalidOptionException;
 import java.io.PrintWriter;
@@ -17,6 +18,8 @@ import picocli.CommandLine.IParameterExceptionHandler;
     subcommands = {
       RecommendCommand.class,
       RunCommand.class,
+      RecordCommand.class,
+      WhatIfCommand.class,
       OperatorCommand.class,
       DemoCommand.class,
       OptionsCommand.class
@@ -82,7 +85,9 @@ public final class Ds2Cli implements Runnable {
       if (ex instanceof UsageException || ex instanceof InvalidOptionException) {
         code = ExitCodes.USAGE;
         message = ex.getMessage();
-      } else if (ex instanceof FlinkRestException) {
+      } else if (ex instanceof FlinkRestException
+          || ex instanceof RecordingFormatException
+          || ex instanceof java.io.UncheckedIOException) {
         code = ExitCodes.RUNTIME;
         message = ex.getMessage();
       } else {

@@ -2,17 +2,11 @@ package io.ds2.controller.cli;
 
 import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.JobLocator;
-import io.ds2.model.graph.JobGraph;
-import io.ds2.model.graph.Vertex;
 import java.net.URI;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Collectors;
 import picocli.CommandLine.Option;
 
-/** The flags that say which job to look at and how to reach it (recommend, run). */
+/** The flags that say which job to look at and how to reach it (recommend, run, record). */
 final class JobOptions {
   @Option(
       names = "--flink-url",
@@ -26,13 +20,6 @@ final class JobOptions {
       paramLabel = "ID|NAME",
       description = "Job id or name. Default: the only running job.")
   String job;
-
-  @Option(
-      names = "--source-rate",
-      paramLabel = "VERTEX=RECORDS_PER_S",
-      description =
-          "Demand of a source vertex (name or id), records/s for the whole vertex. Repeatable.")
-  Map<String, String> sourceRates = new LinkedHashMap<>();
 
   @Option(
       names = "--timeout",
@@ -53,42 +40,5 @@ final class JobOptions {
   /** The job's id: {@code --job} resolved, or the only running job. */
   String locateJob(FlinkRestClient client) {
     return new JobLocator(client).locate(Optional.ofNullable(job)).jid();
-  }
-
-  /** {@code --source-rate} by vertex id; an unknown or non-source vertex is a usage error. */
-  Map<String, Double> sourceRates(JobGraph graph) {
-    Map<String, Double> resolved = new HashMap<>();
-    for (Map.Entry<String, String> e : sourceRates.entrySet()) {
-      Vertex v =
-          graph
-              .find(e.getKey())
-              .filter(found -> graph.isSource(found.id()))
-              .orElseThrow(
-                  () ->
-                      new UsageException(
-                          "--source-rate: '"
-                              + e.getKey()
-                              + "' is not a source vertex of the job;"
-                              + " sources: "
-                              + graph.sources().stream()
-                                  .map(s -> "'" + s.name() + "' (" + s.id() + ")")
-                                  .collect(Collectors.joining(", "))));
-      double rate;
-      try {
-        rate = Double.parseDouble(e.getValue());
-      } catch (NumberFormatException ex) {
-        rate = Double.NaN;
-      }
-      if (!(rate >= 0) || Double.isInfinite(rate)) {
-        throw new UsageException(
-            "--source-rate: '"
-                + e.getValue()
-                + "' for '"
-                + e.getKey()
-                + "' is not a rate in records/s (a number >= 0)");
-      }
-      resolved.put(v.id(), rate);
-    }
-    return resolved;
   }
 }

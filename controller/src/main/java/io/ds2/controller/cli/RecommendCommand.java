@@ -1,11 +1,14 @@
 package io.ds2.controller.cli;
 
+import io.ds2.controller.recording.LiveRecording;
 import io.ds2.controller.render.EstimateJson;
 import io.ds2.controller.render.EstimateTable;
 import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.JobSampler;
 import io.ds2.flink.JobTopology;
+import io.ds2.flink.MetricSource;
 import io.ds2.flink.WindowCollector;
+import io.ds2.model.estimate.DemandScenario;
 import io.ds2.model.estimate.Ds2Model;
 import io.ds2.model.estimate.Estimate;
 import io.ds2.model.options.Ds2Options;
@@ -34,11 +37,15 @@ final class RecommendCommand implements Callable<Integer>, ScalingFlags.Taker {
 
   @Mixin JobOptions target = new JobOptions();
 
+  @Mixin SourceRates sourceRates = new SourceRates();
+
   @Option(
       names = {"-o", "--output"},
       paramLabel = "FORMAT",
       description = "table or json. Default: table.")
   OutputFormat output = OutputFormat.table;
+
+  @Mixin RecordOption record = new RecordOption();
 
   @Option(names = "--verbose", description = "Print stack traces of errors.")
   boolean verbose;
@@ -55,15 +62,20 @@ final class RecommendCommand implements Callable<Integer>, ScalingFlags.Taker {
     String jobId = target.locateJob(client);
     JobSampler sampler = new JobSampler(client, jobId, Clock.systemUTC());
     JobTopology topology = sampler.topology();
-    Map<String, Double> given = target.sourceRates(topology.graph());
+    Map<String, Double> given = sourceRates.resolve(topology.graph());
 
     StderrProgress progress = new StderrProgress(spec.commandLine().getErr());
-    ObservationWindow window =
-        WindowCollector.live(sampler, options)
-            .collect(topology.graph(), WindowCollector.maxWait(options), progress);
+    ObservationWindow window;
+    try (LiveRecording recording = record.start(client, sampler, topology, options)) {
+      MetricSource source = recording == null ? sampler : recording.source();
+      window =
+          WindowCollector.live(source, options)
+              .collect(topology.graph(), WindowCollector.maxWait(options), progress);
+    }
     progress.done();
 
-    Estimate estimate = Ds2Model.estimateFor(topology.graph(), window, given, options);
+    Estimate estimate =
+        Ds2Model.estimateFor(topology.graph(), window, DemandScenario.given(given), options);
     spec.commandLine()
         .getOut()
         .print(

@@ -4,8 +4,11 @@ import io.ds2.controller.loop.ControlLoop;
 import io.ds2.controller.loop.DecisionLog;
 import io.ds2.controller.loop.LoopListener;
 import io.ds2.controller.loop.SummaryPrinter;
+import io.ds2.controller.recording.LiveRecording;
 import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.JobSampler;
+import io.ds2.flink.JobTopology;
+import io.ds2.model.estimate.DemandScenario;
 import io.ds2.model.options.Ds2Options;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -14,6 +17,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -35,6 +40,8 @@ final class RunCommand implements Callable<Integer>, ScalingFlags.Taker {
 
   @Mixin JobOptions target = new JobOptions();
 
+  @Mixin SourceRates sourceRates = new SourceRates();
+
   @Option(names = "--dry-run", description = "Decide and log, never rescale.")
   boolean dryRun;
 
@@ -43,6 +50,8 @@ final class RunCommand implements Callable<Integer>, ScalingFlags.Taker {
       paramLabel = "FILE",
       description = "Append every decision and rescale as a JSON line to FILE.")
   Path decisionLog;
+
+  @Mixin RecordOption record = new RecordOption();
 
   @Option(
       names = "--max-decisions",
@@ -61,21 +70,29 @@ final class RunCommand implements Callable<Integer>, ScalingFlags.Taker {
     }
     FlinkRestClient client = target.client();
     String jobId = target.locateJob(client);
-    Map<String, Double> given =
-        target.sourceRates(new JobSampler(client, jobId, Clock.systemUTC()).topology().graph());
+    JobSampler sampler = new JobSampler(client, jobId, Clock.systemUTC());
+    JobTopology topology = sampler.topology();
+    Map<String, Double> given = sourceRates.resolve(topology.graph());
     PrintWriter out = spec.commandLine().getOut();
     try (DecisionLog log = openLog();
+        LiveRecording recording = record.start(client, sampler, topology, options);
         GracefulStop stop = new GracefulStop()) {
       SummaryPrinter summary = new SummaryPrinter(out, Clock.systemUTC());
-      LoopListener listener = log == null ? summary : LoopListener.all(summary, log);
+      List<LoopListener> listeners = new ArrayList<>(List.of(summary));
+      if (log != null) {
+        listeners.add(log);
+      }
+      if (recording != null) {
+        listeners.add(recording.listener());
+      }
       ControlLoop loop =
           ControlLoop.overRest(
               client,
-              jobId,
+              recording == null ? sampler : recording.source(),
               options,
               dryRun ? ControlLoop.Mode.DRY_RUN : ControlLoop.Mode.ACT,
-              given,
-              listener);
+              DemandScenario.given(given),
+              LoopListener.all(listeners.toArray(LoopListener[]::new)));
       out.println(
           "ds2 run: job "
               + jobId

@@ -50,6 +50,25 @@ final class StderrProgress implements WindowCollector.Listener {
     err.flush();
   }
 
+  /** Rewrites the progress line with {@code text} (on a terminal only). */
+  void status(String text) {
+    if (terminal) {
+      err.print("\r" + text + "\u001b[K");
+      err.flush();
+      lineOpen = true;
+    }
+  }
+
+  /** A line worth keeping (a failure, an end), on a terminal or not. */
+  void note(String message) {
+    if (lineOpen) {
+      err.println();
+      lineOpen = false;
+    }
+    err.println("note: " + message);
+    err.flush();
+  }
+
   /** Clears the progress line once a window is complete. */
   void done() {
     lastNoted = null;

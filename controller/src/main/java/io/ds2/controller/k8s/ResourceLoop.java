@@ -13,7 +13,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -111,7 +110,7 @@ final class ResourceLoop implements Runnable {
                 policy,
                 actuator,
                 mode,
-                Map.of(),
+                io.ds2.model.estimate.DemandScenario.measured(),
                 withState,
                 WindowCollector.Sleeper.SYSTEM)
             .run(() -> !stopped, Long.MAX_VALUE);

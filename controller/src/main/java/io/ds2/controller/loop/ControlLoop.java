@@ -4,9 +4,11 @@ import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.FlinkRestException;
 import io.ds2.flink.JobSampler;
 import io.ds2.flink.JobTopology;
+import io.ds2.flink.MetricSource;
 import io.ds2.flink.RescaleOutcome;
 import io.ds2.flink.RestRescaler;
 import io.ds2.flink.WindowCollector;
+import io.ds2.model.estimate.DemandScenario;
 import io.ds2.model.estimate.Ds2Model;
 import io.ds2.model.estimate.Estimate;
 import io.ds2.model.options.Ds2Options;
@@ -50,48 +52,60 @@ public final class ControlLoop {
   private static final Set<FlinkRestException.Kind> FATAL =
       Set.of(FlinkRestException.Kind.JOB_NOT_FOUND, FlinkRestException.Kind.JOB_NOT_RUNNING);
 
-  private final JobSampler sampler;
+  private final MetricSource sampler;
   private final WindowCollector collector;
   private final ScalingPolicy policy;
   private final Actuator actuator;
-  private final Map<String, Double> givenRates;
+  private final DemandScenario demand;
   private final LoopListener listener;
   private final WindowCollector.Sleeper sleeper;
   private Mode mode;
 
+  /**
+   * @param sampler live REST or a replayed recording
+   * @param policy the policy; its clock is also the collector's
+   * @param sleeper pauses between polls and after failures (a no-op when replaying)
+   */
   public ControlLoop(
-      JobSampler sampler,
+      MetricSource sampler,
       ScalingPolicy policy,
       Actuator actuator,
       Mode mode,
-      Map<String, Double> givenRates,
+      DemandScenario demand,
       LoopListener listener,
       WindowCollector.Sleeper sleeper) {
+    Ds2Options o = policy.options();
     this.sampler = sampler;
-    this.collector = WindowCollector.live(sampler, policy.options());
+    this.collector =
+        new WindowCollector(
+            sampler, policy.clock(), sleeper, o.window(), o.warmUp(), o.sampleInterval());
     this.policy = policy;
     this.actuator = actuator;
     this.mode = mode;
-    this.givenRates = Map.copyOf(givenRates);
+    this.demand = demand;
     this.listener = listener;
     this.sleeper = sleeper;
   }
 
-  /** A loop over Flink's REST API: REST metrics in, in-place REST rescales out, real time. */
+  /**
+   * A loop over Flink's REST API: REST metrics in, in-place REST rescales out, real time.
+   *
+   * @param sampler usually a {@link JobSampler} on {@code client}, possibly wrapped (recording)
+   */
   public static ControlLoop overRest(
       FlinkRestClient client,
-      String jobId,
+      MetricSource sampler,
       Ds2Options options,
       Mode mode,
-      Map<String, Double> givenRates,
+      DemandScenario demand,
       LoopListener listener) {
     Clock clock = Clock.systemUTC();
     return new ControlLoop(
-        new JobSampler(client, jobId, clock),
+        sampler,
         new ScalingPolicy(options, clock),
         new RestRescaler(client, clock, WindowCollector.Sleeper.SYSTEM, RESCALE_POLL)::rescale,
         mode,
-        givenRates,
+        demand,
         listener,
         WindowCollector.Sleeper.SYSTEM);
   }
@@ -106,7 +120,7 @@ public final class ControlLoop {
     JobTopology topology = sampler.topology();
     ObservationWindow window =
         collector.collect(topology.graph(), WindowCollector.maxWait(o), listener);
-    Estimate estimate = Ds2Model.estimateFor(topology.graph(), window, givenRates, o);
+    Estimate estimate = Ds2Model.estimateFor(topology.graph(), window, demand, o);
     Decision decision = policy.decide(topology.graph(), estimate);
     listener.decided(topology, decision, mode);
     if (decision.action() instanceof Action.Rescale rescale && mode == Mode.ACT) {

@@ -55,21 +55,8 @@ public final class DemoTable {
             rate
           });
     }
-    int[] width = new int[HEADER.length];
-    rows.forEach(
-        r -> {
-          for (int i = 0; i < r.length; i++) {
-            width[i] = Math.max(width[i], r[i].length());
-          }
-        });
     StringBuilder sb = new StringBuilder();
-    for (String[] r : rows) {
-      StringBuilder line = new StringBuilder();
-      for (int i = 0; i < r.length; i++) {
-        line.append(r[i]).append(" ".repeat(width[i] - r[i].length() + 2));
-      }
-      sb.append("  ").append(line.toString().stripTrailing()).append('\n');
-    }
+    TextTable.render(rows).lines().forEach(l -> sb.append("  ").append(l).append('\n'));
     return sb.toString();
   }
 

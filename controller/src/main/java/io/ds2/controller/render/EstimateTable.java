@@ -58,29 +58,13 @@ public final class EstimateTable {
             estimate.window().end(),
             estimate.window().length().toMillis() / 1000.0,
             estimate.targetUtilization()));
-    int[] width = new int[HEADER.length];
-    for (String[] r : rows) {
-      for (int i = 0; i < r.length; i++) {
-        width[i] = Math.max(width[i], r[i].length());
-      }
-    }
-    for (String[] r : rows) {
-      StringBuilder line = new StringBuilder();
-      for (int i = 0; i < r.length; i++) {
-        line.append(i == r.length - 1 ? r[i] : pad(r[i], width[i] + 2));
-      }
-      sb.append(line.toString().stripTrailing()).append('\n');
-    }
+    sb.append(TextTable.render(rows));
     long undetermined = estimate.vertices().stream().filter(v -> !v.determined()).count();
     if (undetermined > 0) {
       sb.append(undetermined)
           .append(" vertex(es) could not be estimated and keep their parallelism; see REASONS.\n");
     }
     return sb.toString();
-  }
-
-  private static String pad(String s, int width) {
-    return s + " ".repeat(Math.max(0, width - s.length()));
   }
 
   private static String rate(OptionalDouble r) {

@@ -53,7 +53,13 @@ final class LoopTestSupport implements AutoCloseable {
   }
 
   ControlLoop loop(Ds2Options options, ControlLoop.Mode mode, LoopListener listener) {
-    return ControlLoop.overRest(client, jobId, options, mode, Map.of(), listener);
+    return ControlLoop.overRest(
+        client,
+        new io.ds2.flink.JobSampler(client, jobId, java.time.Clock.systemUTC()),
+        options,
+        mode,
+        io.ds2.model.estimate.DemandScenario.measured(),
+        listener);
   }
 
   @Override

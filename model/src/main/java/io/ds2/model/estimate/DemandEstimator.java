@@ -22,13 +22,15 @@ public final class DemandEstimator {
   private DemandEstimator() {}
 
   /**
-   * Every source's demand for a window: the user's rate where given (by vertex id), else inferred.
+   * Every source's demand for a window: the scenario's rate where given (by vertex id), else
+   * inferred and scaled by the scenario's factor.
    */
   public static Map<String, SourceDemand> demands(
       JobGraph graph,
       ObservationWindow window,
-      Map<String, Double> given,
+      DemandScenario scenario,
       Optional<Duration> catchUp) {
+    Map<String, Double> given = scenario.givenRates();
     Map<String, SourceDemand> demands = new HashMap<>();
     for (Vertex s : graph.sources()) {
       VertexObservation obs =
@@ -37,7 +39,9 @@ public final class DemandEstimator {
               .orElseThrow(() -> new IllegalArgumentException("no observation of " + s.name()));
       demands.put(
           s.id(),
-          given.containsKey(s.id()) ? explicit(obs, given.get(s.id())) : infer(obs, catchUp));
+          given.containsKey(s.id())
+              ? explicit(obs, given.get(s.id()))
+              : infer(obs, catchUp).scaledBy(scenario.rateScale()));
     }
     return demands;
   }
@@ -50,7 +54,8 @@ public final class DemandEstimator {
         SourceDemand.Basis.EXPLICIT,
         source.observedOutputRate(),
         source.backlog().map(b -> OptionalDouble.of(b.growthPerSecond())).orElse(empty()),
-        OptionalDouble.empty());
+        OptionalDouble.empty(),
+        1);
   }
 
   /**
@@ -76,7 +81,8 @@ public final class DemandEstimator {
           SourceDemand.Basis.BACKLOG,
           observed,
           OptionalDouble.of(b.growthPerSecond()),
-          catchUpRate);
+          catchUpRate,
+          1);
     }
     double bp = source.backPressuredRatio().orElse(0);
     if (bp > NEGLIGIBLE_BACKPRESSURE) {
@@ -87,10 +93,11 @@ public final class DemandEstimator {
           SourceDemand.Basis.BACKPRESSURE_EXTRAPOLATED,
           observed,
           empty(),
-          empty());
+          empty(),
+          1);
     }
     return new SourceDemand(
-        source.vertexId(), observed, SourceDemand.Basis.OBSERVED, observed, empty(), empty());
+        source.vertexId(), observed, SourceDemand.Basis.OBSERVED, observed, empty(), empty(), 1);
   }
 
   private static OptionalDouble empty() {

@@ -30,18 +30,15 @@ public final class Ds2Model {
   private Ds2Model() {}
 
   /**
-   * The estimate for a window: each source's demand is {@code givenRates} (by vertex id) where
-   * given, else inferred from its output and backlog.
+   * The estimate for a window: each source's demand is the scenario's rate where given, else
+   * inferred from its output and backlog (and scaled by the scenario's factor).
    */
   public static Estimate estimateFor(
-      JobGraph graph,
-      ObservationWindow window,
-      Map<String, Double> givenRates,
-      Ds2Options options) {
+      JobGraph graph, ObservationWindow window, DemandScenario scenario, Ds2Options options) {
     return estimate(
         graph,
         window,
-        DemandEstimator.demands(graph, window, givenRates, options.catchUp()),
+        DemandEstimator.demands(graph, window, scenario, options.catchUp()),
         options);
   }
 
@@ -98,6 +95,9 @@ public final class Ds2Model {
                     + rate(d.targetRate())
                     + " ("
                     + d.basis().name().toLowerCase(java.util.Locale.ROOT)
+                    + (d.scale() == 1
+                        ? ""
+                        : String.format(java.util.Locale.ROOT, " x %s", d.scale()))
                     + ")")));
   }
 

@@ -10,6 +10,7 @@ import java.util.OptionalDouble;
  * @param observedOutputRate what the source actually emitted during the window
  * @param backlogGrowthRate slope of {@code pendingRecords}, if the source reports it
  * @param catchUpRate extra rate to drain the standing backlog within the catch-up time, if set
+ * @param scale the what-if factor already applied to {@code targetRate} (1 when sized as measured)
  */
 public record SourceDemand(
     String vertexId,
@@ -17,7 +18,20 @@ public record SourceDemand(
     Basis basis,
     double observedOutputRate,
     OptionalDouble backlogGrowthRate,
-    OptionalDouble catchUpRate) {
+    OptionalDouble catchUpRate,
+    double scale) {
+
+  /** This demand times {@code factor}: a what-if on the measured demand. */
+  public SourceDemand scaledBy(double factor) {
+    return new SourceDemand(
+        vertexId,
+        targetRate * factor,
+        basis,
+        observedOutputRate,
+        backlogGrowthRate,
+        catchUpRate,
+        scale * factor);
+  }
 
   public enum Basis {
     /** Given by the user ({@code --source-rate}). */

@@ -67,6 +67,11 @@ public final class ScalingPolicy {
     return options;
   }
 
+  /** The time base of every decision; the loop's window collector runs on it too. */
+  public Clock clock() {
+    return clock;
+  }
+
   public Decision decide(JobGraph graph, Estimate estimate) {
     Instant now = clock.instant();
     estimate.vertices().forEach(efficiency::observe);

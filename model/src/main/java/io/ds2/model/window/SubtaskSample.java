@@ -26,7 +26,7 @@ public record SubtaskSample(
         OptionalDouble.of(bpMs));
   }
 
-  OptionalDouble get(Counter counter) {
+  public OptionalDouble get(Counter counter) {
     return switch (counter) {
       case RECORDS_IN -> recordsIn;
       case RECORDS_OUT -> recordsOut;

@@ -1,0 +1,168 @@
+package io.ds2.controller.cli;
+
+import io.ds2.controller.recording.LiveRecording;
+import io.ds2.flink.FlinkRestClient;
+import io.ds2.flink.FlinkRestException;
+import io.ds2.flink.JobSampler;
+import io.ds2.flink.JobTopology;
+import io.ds2.flink.MetricSource;
+import io.ds2.model.graph.JobGraph;
+import io.ds2.model.window.JobSample;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** Records a live job's raw metrics to a file, for {@code ds2 whatif} and later analysis. */
+@Command(
+    name = "record",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Record a running job's raw metrics (per-subtask counters, backlog, topology, restarts) as",
+      "JSON Lines, one poll per --interval, flushed per poll. Survives restarts and rescales of",
+      "the job; Ctrl-C / SIGTERM / --duration end it with a valid file."
+    })
+final class RecordCommand implements Callable<Integer> {
+  private static final Set<String> TERMINAL = Set.of("FAILED", "CANCELED", "FINISHED", "SUSPENDED");
+
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Mixin JobOptions target = new JobOptions();
+
+  @Option(
+      names = "--out",
+      required = true,
+      paramLabel = "FILE",
+      description = "The recording to write (replaced if it exists); gzip if it ends in .gz.")
+  Path out;
+
+  @Option(
+      names = "--interval",
+      paramLabel = "DURATION",
+      description = "Time between polls; at least 1s. Default: 10s (Flink's metric refresh).")
+  String interval = "10s";
+
+  @Option(
+      names = "--duration",
+      paramLabel = "DURATION",
+      description = "Stop after this long. Default: until stopped.")
+  String duration;
+
+  @Option(names = "--verbose", description = "Print stack traces of errors.")
+  boolean verbose;
+
+  @Override
+  public Integer call() throws Exception {
+    Duration every = RecommendCommand.parseDuration("--interval", interval);
+    if (every.compareTo(Duration.ofSeconds(1)) < 0) {
+      throw new UsageException("--interval must be at least 1s, was " + interval);
+    }
+    Optional<Duration> limit =
+        Optional.ofNullable(duration).map(d -> RecommendCommand.parseDuration("--duration", d));
+    FlinkRestClient client = target.client();
+    String jobId = target.locateJob(client);
+    JobSampler sampler = new JobSampler(client, jobId, Clock.systemUTC());
+    JobTopology topology = sampler.topology();
+    PrintWriter say = spec.commandLine().getOut();
+    StderrProgress progress = new StderrProgress(spec.commandLine().getErr());
+    Instant start = Instant.now();
+    long polls;
+    LiveRecording recording;
+    try {
+      recording =
+          LiveRecording.start(out, client, sampler, topology, every, Map.of(), Clock.systemUTC());
+    } catch (UncheckedIOException e) {
+      throw new UsageException("--out: " + e.getMessage());
+    }
+    say.println(
+        "ds2 record: job "
+            + topology.jobName()
+            + " ("
+            + jobId
+            + ") to "
+            + out
+            + ", a poll every "
+            + every.toSeconds()
+            + " s"
+            + limit.map(d -> " for " + d.toSeconds() + " s").orElse("; Ctrl-C to stop"));
+    say.flush();
+    try (recording;
+        GracefulStop stop = new GracefulStop()) {
+      polls = record(recording.source(), topology.graph(), every, limit, stop, progress);
+    }
+    progress.done();
+    say.printf(
+        "recorded %d polls over %d s to %s%n",
+        polls, Duration.between(start, Instant.now()).toSeconds(), out);
+    say.flush();
+    return ExitCodes.OK;
+  }
+
+  private long record(
+      MetricSource source,
+      JobGraph graph,
+      Duration every,
+      Optional<Duration> limit,
+      GracefulStop stop,
+      StderrProgress progress)
+      throws IOException {
+    Instant start = Instant.now();
+    Optional<Instant> end = limit.map(start::plus);
+    long polls = 0;
+    for (long tick = 1; !stop.requested(); tick++) {
+      try {
+        JobSample s = source.sample(graph);
+        polls++;
+        if (TERMINAL.contains(s.jobState())) {
+          progress.note("job became " + s.jobState() + "; the recording ends here");
+          break;
+        }
+        progress.status(
+            "recording: "
+                + Duration.between(start, Instant.now()).toSeconds()
+                + " s, "
+                + polls
+                + " polls, job "
+                + s.jobState());
+      } catch (FlinkRestException e) {
+        if (e.kind() == FlinkRestException.Kind.JOB_NOT_FOUND) {
+          throw e;
+        }
+        progress.note("poll failed: " + e.getMessage() + "; trying again next interval");
+        if (e.kind() == FlinkRestException.Kind.METRICS_UNAVAILABLE) {
+          graph = reread(source, graph);
+        }
+      }
+      Instant next = start.plus(every.multipliedBy(tick));
+      if (end.isPresent() && !next.isBefore(end.get())) {
+        break;
+      }
+      try {
+        Thread.sleep(Math.max(0, Duration.between(Instant.now(), next).toMillis()));
+      } catch (InterruptedException e) {
+        break; // Ctrl-C: the file is closed (complete) by the caller
+      }
+    }
+    return polls;
+  }
+
+  /** The graph after a change (or the old one if Flink cannot say right now). */
+  private static JobGraph reread(MetricSource source, JobGraph old) {
+    try {
+      return source.topology().graph();
+    } catch (FlinkRestException e) {
+      return old;
+    }
+  }
+}

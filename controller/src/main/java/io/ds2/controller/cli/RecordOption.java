@@ -1,0 +1,42 @@
+package io.ds2.controller.cli;
+
+import io.ds2.controller.recording.LiveRecording;
+import io.ds2.flink.FlinkRestClient;
+import io.ds2.flink.JobSampler;
+import io.ds2.flink.JobTopology;
+import io.ds2.model.options.Ds2Options;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import picocli.CommandLine.Option;
+
+/** {@code --record FILE} of the commands that watch a live job (recommend, run). */
+final class RecordOption {
+  @Option(
+      names = "--record",
+      paramLabel = "FILE",
+      description =
+          "Record every poll (and decision) to FILE for ds2 whatif: JSON Lines, gzip if FILE ends"
+              + " in .gz.")
+  Path file;
+
+  /** The recording, header written; null without {@code --record}. */
+  LiveRecording start(
+      FlinkRestClient client, JobSampler sampler, JobTopology topology, Ds2Options options) {
+    if (file == null) {
+      return null;
+    }
+    try {
+      return LiveRecording.start(
+          file,
+          client,
+          sampler,
+          topology,
+          options.sampleInterval(),
+          options.asMap(),
+          Clock.systemUTC());
+    } catch (UncheckedIOException e) {
+      throw new UsageException("--record: " + e.getMessage());
+    }
+  }
+}

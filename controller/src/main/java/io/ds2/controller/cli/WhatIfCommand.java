@@ -1,0 +1,244 @@
+package io.ds2.controller.cli;
+
+import io.ds2.controller.recording.Ds2ReferenceLog;
+import io.ds2.controller.recording.RecordSource;
+import io.ds2.controller.recording.Recorded;
+import io.ds2.controller.recording.RecordingReader;
+import io.ds2.controller.recording.WhatIf;
+import io.ds2.controller.recording.WhatIfSummary;
+import io.ds2.controller.render.WhatIfHtml;
+import io.ds2.controller.render.WhatIfJson;
+import io.ds2.controller.render.WhatIfText;
+import io.ds2.flink.JobTopology;
+import io.ds2.model.estimate.DemandScenario;
+import io.ds2.model.options.Ds2Options;
+import io.ds2.model.policy.Decision;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** Replays recorded metrics through the live loop's code, at today's or a what-if demand. */
+@Command(
+    name = "whatif",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Replay a recording (ds2 record, or run/recommend --record) or a DS2 reference log through",
+      "the same window, model and policy code as the live loop: one decision per window, the",
+      "capacity plan at the measured or a what-if demand, and the rescales the policy would have",
+      "made, when and why."
+    })
+final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @ArgGroup(exclusive = true, multiplicity = "1")
+  Input input;
+
+  static final class Input {
+    @Option(
+        names = "--recording",
+        paramLabel = "FILE",
+        description = "A ds2 recording (.jsonl or .jsonl.gz).")
+    Path recording;
+
+    @ArgGroup(exclusive = false)
+    Ds2Logs ds2;
+  }
+
+  static final class Ds2Logs {
+    @Option(
+        names = "--ds2-topology",
+        required = true,
+        paramLabel = "FILE",
+        description = "DS2 reference topology CSV (op_id1,op_name1,instances1,op_id2,...).")
+    Path topology;
+
+    @Option(
+        names = "--ds2-rates",
+        required = true,
+        paramLabel = "FILE",
+        description = "DS2 reference rates log (8 columns per operator instance and window).")
+    Path rates;
+
+    @Option(
+        names = "--ds2-source-rates",
+        paramLabel = "FILE",
+        description = "DS2 reference source rates CSV (source_operator_id,rate_per_instance).")
+    Path sourceRates;
+  }
+
+  @Option(
+      names = "--rate-scale",
+      paramLabel = "X",
+      description = "Size for the measured demand of every source times X (e.g. 2).")
+  Double rateScale;
+
+  @Mixin SourceRates sourceRates = new SourceRates();
+
+  @Option(
+      names = {"-o", "--output"},
+      paramLabel = "FORMAT",
+      description = "table or json. Default: table.")
+  RecommendCommand.OutputFormat output = RecommendCommand.OutputFormat.table;
+
+  @Option(
+      names = "--report",
+      paramLabel = "FILE",
+      description = "Also write a self-contained HTML report with charts to FILE.")
+  Path report;
+
+  @Option(
+      names = "--skip-bad-lines",
+      description = "Skip (and count) malformed lines instead of stopping at the first.")
+  boolean skipBadLines;
+
+  @Option(names = "--verbose", description = "Print stack traces of errors.")
+  boolean verbose;
+
+  @Override
+  public Integer call() throws Exception {
+    Ds2Options options = ScalingFlags.read(spec, Map.of());
+    if (rateScale != null && !sourceRates.given.isEmpty()) {
+      throw new UsageException("--rate-scale and --source-rate exclude each other");
+    }
+    if (rateScale != null && (!(rateScale > 0) || rateScale.isInfinite())) {
+      throw new UsageException("--rate-scale must be a number > 0, was " + rateScale);
+    }
+    double scale = rateScale == null ? 1 : rateScale;
+    PrintWriter out = spec.commandLine().getOut();
+    StderrProgress progress = new StderrProgress(spec.commandLine().getErr());
+    try (RecordSource source = open()) {
+      Map<String, Double> given = new HashMap<>();
+      WhatIfSummary summary = new WhatIfSummary();
+      WhatIfText text = output == RecommendCommand.OutputFormat.table ? new WhatIfText(out) : null;
+      WhatIfJson json = text == null ? new WhatIfJson(out) : null;
+      Scenario sized = new Scenario(scale, given);
+      WhatIf.Listener each = text != null ? text : json;
+      WhatIf.Totals totals =
+          WhatIf.replay(
+              source,
+              options,
+              graph -> {
+                // Rates a DS2 reference log came with are demands too (scaled like the rest).
+                source
+                    .header()
+                    .config()
+                    .path(Ds2ReferenceLog.SOURCE_RATES)
+                    .properties()
+                    .forEach(e -> given.put(e.getKey(), e.getValue().asDouble() * scale));
+                given.putAll(sourceRates.resolve(graph));
+                if (text != null) {
+                  text.start(source.header(), source.describe(), sized.describe(graph));
+                } else {
+                  json.start(source.header(), source.describe(), given, scale);
+                }
+                return new DemandScenario(given, scale);
+              },
+              new Fanout(summary, each, progress));
+      progress.done();
+      String firstSkipped = source.firstSkipped().orElse(null);
+      if (text != null) {
+        text.finish(summary, totals, sized.description, source.skippedLines(), firstSkipped);
+      } else {
+        json.finish(summary, totals, source.skippedLines(), firstSkipped);
+      }
+      if (report != null) {
+        String html =
+            WhatIfHtml.render(
+                source.header(), source.describe(), sized.description, summary, totals);
+        try {
+          Files.writeString(report, html, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+          throw new UsageException("--report: cannot write " + report + ": " + e);
+        }
+        spec.commandLine().getErr().println("report written to " + report);
+        spec.commandLine().getErr().flush();
+      }
+    }
+    return ExitCodes.OK;
+  }
+
+  private RecordSource open() throws IOException {
+    if (input.recording != null) {
+      return RecordingReader.open(input.recording, skipBadLines);
+    }
+    return Ds2ReferenceLog.open(
+        input.ds2.topology, input.ds2.rates, input.ds2.sourceRates, skipBadLines);
+  }
+
+  /** The demand sized for, in words (resolved once the graph is known). */
+  private static final class Scenario {
+    final double scale;
+    final Map<String, Double> given;
+    String description = "measured demand";
+
+    Scenario(double scale, Map<String, Double> given) {
+      this.scale = scale;
+      this.given = given;
+    }
+
+    String describe(io.ds2.model.graph.JobGraph graph) {
+      if (!given.isEmpty()) {
+        StringBuilder sb = new StringBuilder("given source rates");
+        given.forEach(
+            (id, r) ->
+                sb.append(
+                    String.format(
+                        Locale.ROOT,
+                        " %s=%.1f/s",
+                        graph.vertex(id).map(v -> v.name()).orElse(id),
+                        r)));
+        description = sb + " (other sources as measured)";
+      } else if (scale != 1) {
+        description = "measured demand x " + scale;
+      }
+      return description;
+    }
+  }
+
+  /** Sends the replay to the summary, the chosen output and the progress line. */
+  private static final class Fanout implements WhatIf.Listener {
+    private static final int PROGRESS_EVERY = 500;
+    private final WhatIfSummary summary;
+    private final WhatIf.Listener output;
+    private final StderrProgress progress;
+    private long samples;
+
+    Fanout(WhatIfSummary summary, WhatIf.Listener output, StderrProgress progress) {
+      this.summary = summary;
+      this.output = output;
+      this.progress = progress;
+    }
+
+    @Override
+    public void decided(JobTopology topology, Decision decision) {
+      summary.decided(topology, decision);
+      output.decided(topology, decision);
+    }
+
+    @Override
+    public void problem(Instant time, String message) {
+      summary.problem(time, message);
+      output.problem(time, message);
+    }
+
+    @Override
+    public void replayed(Recorded record) {
+      summary.replayed(record);
+      if (record instanceof Recorded.Sample s && ++samples % PROGRESS_EVERY == 0) {
+        progress.status("replaying: " + samples + " samples, at " + s.sample().time());
+      }
+    }
+  }
+}

@@ -1,0 +1,292 @@
+package io.ds2.controller.recording;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ds2.flink.JobTopology;
+import io.ds2.model.graph.Edge;
+import io.ds2.model.graph.JobGraph;
+import io.ds2.model.graph.Vertex;
+import io.ds2.model.window.JobSample;
+import io.ds2.model.window.SubtaskSample;
+import io.ds2.model.window.VertexSample;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+
+/**
+ * The DS2 reference implementation's offline logs (topology CSV, per-instance rates log, optional
+ * source rates) read as a ds2 recording: each window of per-instance rates becomes cumulative
+ * counters (records in = observed processing rate x window, busy time = records in / true
+ * processing rate, ...), so the replay derives the same true rates through the live code path.
+ * Source rates become explicit demands ({@link #SOURCE_RATES} in the header's config). Streams the
+ * rates log, holding only windows some instance has not reported yet.
+ */
+public final class Ds2ReferenceLog implements RecordSource {
+  /** Header config field: records/s per source vertex from the source-rates file. */
+  public static final String SOURCE_RATES = "ds2SourceRates";
+
+  // DS2 knows no max parallelism; Flink's upper bound keeps the model from capping.
+  private static final int MAX_PARALLELISM = 32_768;
+
+  private final Path ratesPath;
+  private final BufferedReader rates;
+  private final boolean skipBadLines;
+  private final JobTopology topology;
+  private final Map<String, Integer> instances;
+  private final Recorded.Header header;
+  private final Map<String, ArrayDeque<Ds2Rates.Line>> queued = new LinkedHashMap<>();
+  private final ArrayDeque<Recorded> ready = new ArrayDeque<>();
+  private final Ds2Rates.Counters counters;
+  private List<Ds2Rates.Line> pendingEpoch;
+  private Duration lastLength = Duration.ZERO;
+  private long line;
+  private long skipped;
+  private String firstSkipped;
+  private boolean topologySent;
+  private Instant firstStart;
+  private boolean ended;
+
+  private Ds2ReferenceLog(
+      Path ratesPath,
+      BufferedReader rates,
+      boolean skipBadLines,
+      JobTopology topology,
+      Map<String, Integer> instances,
+      ObjectNode config) {
+    this.ratesPath = ratesPath;
+    this.rates = rates;
+    this.skipBadLines = skipBadLines;
+    this.topology = topology;
+    this.instances = instances;
+    this.counters = new Ds2Rates.Counters(topology.graph());
+    this.header =
+        new Recorded.Header(
+            RecordingFormat.VERSION,
+            Instant.EPOCH,
+            "DS2 reference log " + ratesPath,
+            "ds2-reference",
+            ratesPath.getFileName().toString(),
+            Optional.empty(),
+            Duration.ZERO,
+            config);
+  }
+
+  /**
+   * @throws RecordingFormatException if a file is missing or the topology or source rates are bad
+   */
+  public static Ds2ReferenceLog open(
+      Path topologyCsv, Path ratesLog, Path sourceRatesCsv, boolean skipBadLines) {
+    Map<String, Integer> instances = new LinkedHashMap<>();
+    Map<String, String> names = new LinkedHashMap<>();
+    List<Edge> edges = new ArrayList<>();
+    for (Ds2Rates.CsvLine l : Ds2Rates.csv(topologyCsv, 6)) {
+      String[] f = l.fields();
+      for (int side = 0; side < 2; side++) {
+        String id = f[side * 3];
+        int n = Ds2Rates.positiveInt(f[side * 3 + 2], l.where() + ": instances of " + id);
+        names.putIfAbsent(id, f[side * 3 + 1]);
+        Integer old = instances.putIfAbsent(id, n);
+        if (old != null && old != n) {
+          throw new RecordingFormatException(
+              l.where() + ": operator " + id + " has " + n + " instances here, " + old + " before");
+        }
+      }
+      edges.add(new Edge(f[0], f[3], "UNKNOWN"));
+    }
+    List<Vertex> vertices = new ArrayList<>();
+    names.forEach((id, name) -> vertices.add(new Vertex(id, name, MAX_PARALLELISM)));
+    JobGraph graph;
+    try {
+      graph = JobGraph.of(vertices, edges);
+    } catch (IllegalArgumentException e) {
+      throw new RecordingFormatException(
+          topologyCsv + ": not a valid dataflow graph: " + e.getMessage());
+    }
+    ObjectNode config = RecordingFormat.MAPPER.createObjectNode();
+    ObjectNode given = config.putObject(SOURCE_RATES);
+    if (sourceRatesCsv != null) {
+      for (Ds2Rates.CsvLine l : Ds2Rates.csv(sourceRatesCsv, 2)) {
+        String id = l.fields()[0];
+        if (!graph.vertex(id).map(v -> graph.isSource(v.id())).orElse(false)) {
+          throw new RecordingFormatException(l.where() + ": " + id + " is not a source operator");
+        }
+        double perInstance = Ds2Rates.rate(l.fields()[1], l.where() + ": rate of " + id);
+        given.put(id, perInstance * instances.get(id));
+      }
+    }
+    try {
+      BufferedReader reader = Files.newBufferedReader(ratesLog, StandardCharsets.UTF_8);
+      return new Ds2ReferenceLog(
+          ratesLog,
+          reader,
+          skipBadLines,
+          new JobTopology("ds2-reference", ratesLog.getFileName().toString(), graph),
+          instances,
+          config);
+    } catch (NoSuchFileException e) {
+      throw new RecordingFormatException(ratesLog + ": no such file");
+    } catch (IOException e) {
+      throw new RecordingFormatException(ratesLog + ": cannot read: " + e.getMessage());
+    }
+  }
+
+  /** The header; its creation time is the first window's start once that is known. */
+  @Override
+  public Recorded.Header header() {
+    if (pendingEpoch == null && !topologySent) {
+      return header;
+    }
+    Instant first = firstStart == null ? start(pendingEpoch) : firstStart;
+    return new Recorded.Header(
+        header.version(),
+        first,
+        header.source(),
+        header.jobId(),
+        header.jobName(),
+        header.flinkVersion(),
+        header.interval(),
+        header.config());
+  }
+
+  @Override
+  public Optional<Recorded> next() {
+    while (ready.isEmpty() && !ended) {
+      readMore();
+    }
+    return Optional.ofNullable(ready.poll());
+  }
+
+  private void readMore() {
+    String text;
+    try {
+      text = rates.readLine();
+    } catch (IOException e) {
+      throw new RecordingFormatException(ratesPath + ": cannot read: " + e.getMessage());
+    }
+    if (text == null) {
+      ended = true;
+      if (pendingEpoch != null && !lastLength.isZero()) {
+        emit(pendingEpoch, lastLength);
+      }
+      return;
+    }
+    line++;
+    if (text.isBlank() || text.strip().startsWith("#")) {
+      return;
+    }
+    try {
+      Ds2Rates.Line l = Ds2Rates.parse(text, ratesPath + ":" + line, instances);
+      if (!queued.containsKey(l.operator() + "#" + l.instance())
+          && queued.keySet().stream().filter(k -> k.startsWith(l.operator() + "#")).count()
+              >= instances.get(l.operator())) {
+        throw new RecordingFormatException(
+            ratesPath
+                + ":"
+                + line
+                + ": operator "
+                + l.operator()
+                + " has more than its "
+                + instances.get(l.operator())
+                + " instances (instance "
+                + l.instance()
+                + ")");
+      }
+      queued.computeIfAbsent(l.operator() + "#" + l.instance(), k -> new ArrayDeque<>()).add(l);
+      formEpochs();
+    } catch (RecordingFormatException e) {
+      if (!skipBadLines) {
+        throw e;
+      }
+      skipped++;
+      firstSkipped = firstSkipped == null ? e.getMessage() : firstSkipped;
+    }
+  }
+
+  /** Takes one line of every instance, while every instance has one queued. */
+  private void formEpochs() {
+    int all = instances.values().stream().mapToInt(Integer::intValue).sum();
+    while (queued.size() == all && queued.values().stream().noneMatch(ArrayDeque::isEmpty)) {
+      List<Ds2Rates.Line> epoch = new ArrayList<>();
+      queued.values().forEach(q -> epoch.add(q.poll()));
+      if (pendingEpoch != null) {
+        Duration length = Duration.between(start(pendingEpoch), start(epoch));
+        if (length.isNegative() || length.isZero()) {
+          throw new RecordingFormatException(
+              ratesPath
+                  + ":"
+                  + line
+                  + ": window starting "
+                  + start(epoch)
+                  + " does not follow "
+                  + start(pendingEpoch));
+        }
+        emit(pendingEpoch, length);
+        lastLength = length;
+      }
+      pendingEpoch = epoch;
+    }
+  }
+
+  private static Instant start(List<Ds2Rates.Line> epoch) {
+    return epoch.stream().map(Ds2Rates.Line::start).min(Instant::compareTo).orElseThrow();
+  }
+
+  /** The counters at the start of the first window, then after each window. */
+  private void emit(List<Ds2Rates.Line> epoch, Duration length) {
+    Instant start = start(epoch);
+    if (!topologySent) {
+      firstStart = start;
+      ready.add(new Recorded.Topology(start, topology, instances));
+      ready.add(new Recorded.Sample(sampleAt(start)));
+      topologySent = true;
+    }
+    counters.add(epoch, length.toNanos() / 1e9);
+    ready.add(new Recorded.Sample(sampleAt(start.plus(length))));
+  }
+
+  private JobSample sampleAt(Instant time) {
+    Map<String, VertexSample> vertices = new LinkedHashMap<>();
+    for (Vertex v : topology.graph().topologicalOrder()) {
+      int n = instances.get(v.id());
+      List<SubtaskSample> subtasks = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        subtasks.add(counters.subtask(v.id(), i));
+      }
+      vertices.put(
+          v.id(), new VertexSample(v.id(), "RUNNING", n, subtasks, OptionalDouble.empty()));
+    }
+    return new JobSample(time, "RUNNING", Instant.EPOCH, OptionalLong.of(0), vertices);
+  }
+
+  @Override
+  public long skippedLines() {
+    return skipped;
+  }
+
+  @Override
+  public Optional<String> firstSkipped() {
+    return Optional.ofNullable(firstSkipped);
+  }
+
+  @Override
+  public String describe() {
+    return ratesPath.toString();
+  }
+
+  @Override
+  public void close() throws IOException {
+    rates.close();
+  }
+}

@@ -1,0 +1,66 @@
+package io.ds2.controller.recording;
+
+import io.ds2.controller.loop.ControlLoop;
+import io.ds2.controller.loop.LoopListener;
+import io.ds2.controller.render.DecisionJson;
+import io.ds2.controller.render.DecisionSummary;
+import io.ds2.flink.JobTopology;
+import io.ds2.flink.RescaleOutcome;
+import io.ds2.model.policy.Action;
+import io.ds2.model.policy.Decision;
+import io.ds2.model.window.WindowProblem;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+
+/** Writes the loop's decisions, rescales and problems into a recording as events. */
+public final class RecordingListener implements LoopListener {
+  private final RecordingWriter writer;
+  private final Clock clock;
+
+  public RecordingListener(RecordingWriter writer, Clock clock) {
+    this.writer = writer;
+    this.clock = clock;
+  }
+
+  @Override
+  public void decided(JobTopology t, Decision d, ControlLoop.Mode mode) {
+    writer.write(
+        new Recorded.Event(
+            d.time(),
+            "decision",
+            DecisionSummary.decision(d, mode),
+            DecisionJson.decision(t, d, mode)));
+    if (d.action() instanceof Action.Rescale r && mode == ControlLoop.Mode.ACT) {
+      var details = RecordingFormat.MAPPER.createObjectNode();
+      r.parallelism().forEach(details.putObject("requested")::put);
+      writer.write(
+          new Recorded.Event(
+              d.time(), "rescale-requested", "requested " + r.parallelism(), details));
+    }
+  }
+
+  @Override
+  public void rescaled(JobTopology t, Map<String, Integer> requested, RescaleOutcome outcome) {
+    var details = DecisionJson.rescale(t, requested, outcome, clock.instant());
+    writer.write(
+        new Recorded.Event(
+            clock.instant(),
+            "rescale-" + details.path("outcome").asText(),
+            DecisionSummary.rescale(outcome).strip(),
+            details));
+  }
+
+  @Override
+  public void problem(String message) {
+    writer.write(
+        new Recorded.Event(
+            clock.instant(), "problem", message, RecordingFormat.MAPPER.createObjectNode()));
+  }
+
+  @Override
+  public void waiting(Duration collected, Duration wanted, String status) {}
+
+  @Override
+  public void samplesDropped(WindowProblem problem, String detail) {}
+}

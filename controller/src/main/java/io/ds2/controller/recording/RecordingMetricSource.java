@@ -1,0 +1,78 @@
+package io.ds2.controller.recording;
+
+import io.ds2.flink.JobTopology;
+import io.ds2.flink.MetricSource;
+import io.ds2.model.graph.JobGraph;
+import io.ds2.model.window.JobSample;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Records what a live source returns, as it is returned: every sample, a topology record at the
+ * start and whenever the graph or a parallelism changes, and a restart event whenever the job
+ * (re)entered RUNNING. The loop reads through it unchanged.
+ */
+public final class RecordingMetricSource implements MetricSource {
+  private final MetricSource live;
+  private final RecordingWriter writer;
+  private JobTopology current;
+  private Optional<Recorded.Topology> written = Optional.empty();
+  private Optional<Instant> runningSince = Optional.empty();
+
+  public RecordingMetricSource(MetricSource live, RecordingWriter writer) {
+    this.live = live;
+    this.writer = writer;
+  }
+
+  @Override
+  public String jobId() {
+    return live.jobId();
+  }
+
+  @Override
+  public JobTopology topology() {
+    current = live.topology();
+    return current;
+  }
+
+  @Override
+  public JobSample sample(JobGraph graph) {
+    JobSample s = live.sample(graph);
+    if (current == null) {
+      topology();
+    }
+    if ("RUNNING".equals(s.jobState())) {
+      Map<String, Integer> parallelism = new LinkedHashMap<>();
+      s.vertices().values().forEach(v -> parallelism.put(v.vertexId(), v.parallelism()));
+      if (written.isEmpty() || changed(written.get(), parallelism)) {
+        Recorded.Topology t = new Recorded.Topology(s.time(), current, parallelism);
+        writer.write(t);
+        written = Optional.of(t);
+      }
+      if (runningSince.isPresent() && !runningSince.get().equals(s.runningSince())) {
+        writer.write(
+            new Recorded.Event(
+                s.time(),
+                "restart",
+                "job (re)entered RUNNING at " + s.runningSince() + " (restart or rescale)",
+                RecordingFormat.MAPPER
+                    .createObjectNode()
+                    .put("runningSince", s.runningSince().toString())
+                    .put("numRestarts", s.restarts().isPresent() ? s.restarts().getAsLong() : -1)));
+      }
+      runningSince = Optional.of(s.runningSince());
+    }
+    writer.write(new Recorded.Sample(s));
+    return s;
+  }
+
+  private boolean changed(Recorded.Topology last, Map<String, Integer> parallelism) {
+    JobGraph a = last.topology().graph();
+    JobGraph b = current.graph();
+    return !last.parallelism().equals(parallelism)
+        || !a.topologicalOrder().equals(b.topologicalOrder())
+        || !a.edges().equals(b.edges());
+  }
+}

@@ -1,0 +1,23 @@
+package io.ds2.flink;
+
+import io.ds2.model.graph.JobGraph;
+import io.ds2.model.window.JobSample;
+
+/**
+ * Where a job's topology and raw samples come from: Flink's REST API live ({@link JobSampler}), or
+ * a recording replayed offline. The window, model and policy code downstream is the same for both.
+ */
+public interface MetricSource {
+  String jobId();
+
+  /** The job's identity and dataflow graph as of now. */
+  JobTopology topology();
+
+  /**
+   * One poll of every vertex of {@code graph}.
+   *
+   * @throws FlinkRestException METRICS_UNAVAILABLE if a vertex of {@code graph} is gone (the graph
+   *     changed), or any REST failure
+   */
+  JobSample sample(JobGraph graph);
+}
