@@ -29,6 +29,9 @@ import java.util.OptionalLong;
 final class RecordParser {
   // Beyond this a line is not a plausible Flink job (and a fuzzed one must not exhaust memory).
   private static final int MAX_PARALLELISM = 32_768;
+  // Epoch milliseconds up to the year 3000: anything later is damage, and would overflow the
+  // replay's time arithmetic.
+  private static final long MAX_TIME_MS = 32_503_680_000_000L;
 
   private RecordParser() {}
 
@@ -49,7 +52,7 @@ final class RecordParser {
     JsonNode collector = n.path("collector");
     Duration interval =
         Duration.ofMillis(
-            collector.isObject() ? integer(collector, "intervalMs", 1, Long.MAX_VALUE) : 1);
+            collector.isObject() ? integer(collector, "intervalMs", 1, MAX_TIME_MS) : 1);
     JsonNode config = n.get("config");
     return new Recorded.Header(
         version,
@@ -105,7 +108,7 @@ final class RecordParser {
         new JobSample(
             time(n),
             text(n, "jobState"),
-            RecordingFormat.millis(integer(n, "runningSinceMs", 0, Long.MAX_VALUE)),
+            RecordingFormat.millis(integer(n, "runningSinceMs", 0, MAX_TIME_MS)),
             restarts == null || restarts.isNull()
                 ? OptionalLong.empty()
                 : OptionalLong.of(integer(n, "numRestarts", 0, Long.MAX_VALUE)),
@@ -180,13 +183,17 @@ final class RecordParser {
   }
 
   private static Instant time(JsonNode n) {
-    return RecordingFormat.millis(integer(n, "timeMs", 0, Long.MAX_VALUE));
+    return RecordingFormat.millis(integer(n, "timeMs", 0, MAX_TIME_MS));
   }
 
   private static Instant instant(String text, String field) {
     try {
-      return Instant.parse(text);
-    } catch (DateTimeParseException e) {
+      Instant t = Instant.parse(text);
+      if (t.isBefore(Instant.EPOCH) || t.toEpochMilli() > MAX_TIME_MS) {
+        throw bad(field + " is " + t + ", expected a time between 1970 and 3000");
+      }
+      return t;
+    } catch (DateTimeParseException | ArithmeticException e) {
       throw bad(field + " is '" + text + "', expected an ISO-8601 instant");
     }
   }
