@@ -1,9 +1,12 @@
 package io.ds2.controller.cli;
 
 import io.ds2.controller.loop.ControlLoop;
+import io.ds2.controller.loop.LoopListener;
+import io.ds2.controller.recording.LiveRecording;
 import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.FlinkRestException;
 import io.ds2.flink.JobSampler;
+import io.ds2.flink.JobTopology;
 import io.ds2.model.options.Ds2Options;
 import io.ds2.workloads.JobSpec;
 import io.ds2.workloads.LocalFlinkCluster;
@@ -59,6 +62,8 @@ final class DemoCommand implements Callable<Integer>, ScalingFlags.Taker {
       description = "table, or json (decision lines, then a summary line). Default: table.")
   RecommendCommand.OutputFormat output = RecommendCommand.OutputFormat.table;
 
+  @picocli.CommandLine.Mixin RecordOption record = new RecordOption();
+
   @Option(names = "--verbose", description = "Print stack traces of errors.")
   boolean verbose;
 
@@ -90,7 +95,7 @@ final class DemoCommand implements Callable<Integer>, ScalingFlags.Taker {
           job.oracle(2));
       say.flush();
       try {
-        script(cluster, client.getJobID().toHexString(), options, run, end, stop, say);
+        control(cluster, client.getJobID().toHexString(), options, run, end, stop, say, record);
       } catch (InterruptedException e) {
         say.println("\nStopping...");
       } finally {
@@ -111,26 +116,36 @@ final class DemoCommand implements Callable<Integer>, ScalingFlags.Taker {
     return ExitCodes.OK;
   }
 
-  private static void script(
+  /** Connects the loop (recording it if asked) and runs the script on it. */
+  private static void control(
       LocalFlinkCluster cluster,
       String jobId,
       Ds2Options options,
       DemoRun run,
       Instant end,
       GracefulStop stop,
-      PrintWriter say)
-      throws InterruptedException {
+      PrintWriter say,
+      RecordOption record)
+      throws InterruptedException, java.io.IOException {
     FlinkRestClient rest = new FlinkRestClient(cluster.restUrl(), Duration.ofSeconds(10));
     JobSampler sampler = new JobSampler(rest, jobId, Clock.systemUTC());
-    awaitTopology(sampler, end);
-    ControlLoop loop =
-        ControlLoop.overRest(
-            rest,
-            sampler,
-            options,
-            ControlLoop.Mode.ACT,
-            io.ds2.model.estimate.DemandScenario.measured(),
-            run);
+    try (LiveRecording recording =
+        record.start(rest, sampler, awaitTopology(sampler, end), options)) {
+      ControlLoop loop =
+          ControlLoop.overRest(
+              rest,
+              recording == null ? sampler : recording.source(),
+              options,
+              ControlLoop.Mode.ACT,
+              io.ds2.model.estimate.DemandScenario.measured(),
+              recording == null ? run : LoopListener.all(run, recording.listener()));
+      script(loop, run, end, stop, say);
+    }
+  }
+
+  private static void script(
+      ControlLoop loop, DemoRun run, Instant end, GracefulStop stop, PrintWriter say)
+      throws InterruptedException {
     while (!stop.requested() && Instant.now().isBefore(end)) {
       loop.run(() -> true, 1);
       if (run.settled()) {
@@ -148,11 +163,11 @@ final class DemoCommand implements Callable<Integer>, ScalingFlags.Taker {
     }
   }
 
-  private static void awaitTopology(JobSampler sampler, Instant end) throws InterruptedException {
+  private static JobTopology awaitTopology(JobSampler sampler, Instant end)
+      throws InterruptedException {
     while (true) {
       try {
-        sampler.topology();
-        return;
+        return sampler.topology();
       } catch (FlinkRestException e) {
         if (Instant.now().isAfter(end)) {
           throw e;

@@ -120,7 +120,7 @@ final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
     StderrProgress progress = new StderrProgress(spec.commandLine().getErr());
     try (RecordSource source = open()) {
       Map<String, Double> given = new HashMap<>();
-      WhatIfSummary summary = new WhatIfSummary();
+      WhatIfSummary summary = new WhatIfSummary(report != null);
       WhatIfText text = output == RecommendCommand.OutputFormat.table ? new WhatIfText(out) : null;
       WhatIfJson json = text == null ? new WhatIfJson(out) : null;
       Scenario sized = new Scenario(scale, given);

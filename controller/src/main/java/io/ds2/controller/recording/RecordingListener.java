@@ -34,9 +34,10 @@ public final class RecordingListener implements LoopListener {
     if (d.action() instanceof Action.Rescale r && mode == ControlLoop.Mode.ACT) {
       var details = RecordingFormat.MAPPER.createObjectNode();
       r.parallelism().forEach(details.putObject("requested")::put);
+      Map<String, Integer> byName = new java.util.LinkedHashMap<>();
+      d.vertices().forEach(v -> byName.put(v.name(), r.parallelism().get(v.vertexId())));
       writer.write(
-          new Recorded.Event(
-              d.time(), "rescale-requested", "requested " + r.parallelism(), details));
+          new Recorded.Event(d.time(), "rescale-requested", "requested " + byName, details));
     }
   }
 

@@ -63,6 +63,7 @@ public final class WhatIfSummary implements WhatIf.Listener {
   /** A line of the recording's own log, or a problem met during the replay. */
   public record Note(Instant time, String kind, String message) {}
 
+  private final boolean keepWindows;
   private final List<WindowPoint> windows = new ArrayList<>();
   private final List<WouldRescale> rescales = new ArrayList<>();
   private final Map<String, PlanRow> plan = new LinkedHashMap<>();
@@ -71,6 +72,13 @@ public final class WhatIfSummary implements WhatIf.Listener {
   private final List<Note> problems = new ArrayList<>();
   private long recordedEventCount;
   private long problemCount;
+
+  /**
+   * @param keepWindows keep one point per window (for charts): memory grows with the windows
+   */
+  public WhatIfSummary(boolean keepWindows) {
+    this.keepWindows = keepWindows;
+  }
 
   @Override
   public void decided(JobTopology topology, Decision d) {
@@ -97,7 +105,9 @@ public final class WhatIfSummary implements WhatIf.Listener {
       updatePlan(d.time(), v, e);
     }
     String action = d.action() instanceof Action.Hold h ? h.reason().code().name() : "RESCALE";
-    windows.add(new WindowPoint(d.time(), d.rescales(), action, points));
+    if (keepWindows) {
+      windows.add(new WindowPoint(d.time(), d.rescales(), action, points));
+    }
     if (d.action() instanceof Action.Rescale r) {
       noteRescale(d, r);
     }

@@ -270,7 +270,8 @@ public final class WhatIfHtml {
           axes: [{}, {label: yLabel, size: 60}],
           series: [{label: 'time'}].concat(series.map((s, i) => ({
             label: s.label, stroke: s.color || colors[i % colors.length], width: 2,
-            dash: s.dash, spanGaps: false, points: {show: D.t.length < 60}}))),
+            dash: s.dash, spanGaps: false, points: {show: D.t.length < 60},
+            paths: s.stepped ? uPlot.paths.stepped({align: 1}) : undefined}))),
         }, [D.t].concat(series.map(s => s.data)), el);
       }
       const sources = V.filter(v => v.source), ops = V.filter(v => !v.source);
@@ -279,8 +280,9 @@ public final class WhatIfHtml {
         {label: v.name + ' throughput', data: v.out, color: colors[(2*i) % 10]}]), 'records/s');
       chart('busy', ops.map(v => ({label: v.name, data: v.busy})), '%');
       chart('parallelism', ops.flatMap((v, i) => [
-        {label: v.name + ' actual', data: v.current, color: colors[i % 10]},
-        {label: v.name + ' recommended', data: v.recommended, color: colors[i % 10], dash: [6, 4]}]),
+        {label: v.name + ' actual', data: v.current, color: colors[i % 10], stepped: true},
+        {label: v.name + ' recommended', data: v.recommended, color: colors[i % 10], dash: [6, 4],
+         stepped: true}]),
         'parallelism');
       chart('backlog', sources.map(v => ({label: v.name, data: v.pending})), 'records');
       """;
