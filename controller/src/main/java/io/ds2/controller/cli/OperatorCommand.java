@@ -76,6 +76,14 @@ final class OperatorCommand implements Callable<Integer>, ScalingFlags.Taker {
   String identity =
       System.getenv().getOrDefault("HOSTNAME", "ds2-" + ProcessHandle.current().pid());
 
+  @Option(
+      names = "--record-dir",
+      paramLabel = "DIR",
+      description =
+          "Record every managed job's polls and decisions here for ds2 whatif (one .jsonl.gz per"
+              + " job and loop start).")
+  Path recordDir;
+
   @Option(names = "--verbose", description = "Print stack traces of errors.")
   boolean verbose;
 
@@ -86,6 +94,9 @@ final class OperatorCommand implements Callable<Integer>, ScalingFlags.Taker {
           "give --namespace NS (repeatable) or --all-namespaces, not both or neither");
     }
     Ds2Options defaults = ScalingFlags.read(spec, fileDefaults());
+    if (recordDir != null && !(Files.isDirectory(recordDir) && Files.isWritable(recordDir))) {
+      throw new UsageException("--record-dir: " + recordDir + " is not a writable directory");
+    }
     PrintWriter out = spec.commandLine().getOut();
     try (KubernetesClient client = new KubernetesClientBuilder().build();
         GracefulStop stop = new GracefulStop()) {
@@ -94,7 +105,10 @@ final class OperatorCommand implements Callable<Integer>, ScalingFlags.Taker {
       LeaderElectedOperator operator =
           new LeaderElectedOperator(
               client,
-              () -> new Ds2Operator(client, namespaces, defaults, events, metrics),
+              () -> {
+                Ds2Operator o = new Ds2Operator(client, namespaces, defaults, events, metrics);
+                return recordDir == null ? o : o.recordingTo(recordDir);
+              },
               new LeaderElectedOperator.Lease(
                   leaseNamespace,
                   "ds2-leader",

@@ -27,6 +27,7 @@ public final class Ds2Operator implements AutoCloseable {
   private final OperatorMetrics metrics;
   private final Map<String, ResourceLoop> loops = new ConcurrentHashMap<>();
   private final List<SharedIndexInformer<GenericKubernetesResource>> informers = new ArrayList<>();
+  private java.util.Optional<java.nio.file.Path> recordDir = java.util.Optional.empty();
 
   /**
    * @param namespaces the namespaces to watch; empty means all
@@ -42,6 +43,16 @@ public final class Ds2Operator implements AutoCloseable {
     this.defaults = defaults;
     this.events = events;
     this.metrics = metrics;
+  }
+
+  /**
+   * Records every managed job's polls, decisions and rescales into {@code dir}, one file per loop
+   * start ({@code namespace_name_time.jsonl.gz}), for {@code ds2 whatif}. Call before {@link
+   * #start}.
+   */
+  public Ds2Operator recordingTo(java.nio.file.Path dir) {
+    this.recordDir = java.util.Optional.of(dir);
+    return this;
   }
 
   public void start() {
@@ -119,7 +130,8 @@ public final class Ds2Operator implements AutoCloseable {
       return;
     }
     stop(uid);
-    ResourceLoop loop = new ResourceLoop(client, kind, r, settings.get(), mode, events, metrics);
+    ResourceLoop loop =
+        new ResourceLoop(client, kind, r, settings.get(), mode, events, metrics, recordDir);
     loops.put(uid, loop);
     loop.start();
   }

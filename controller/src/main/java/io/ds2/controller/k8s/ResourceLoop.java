@@ -2,6 +2,7 @@ package io.ds2.controller.k8s;
 
 import io.ds2.controller.loop.ControlLoop;
 import io.ds2.controller.loop.LoopListener;
+import io.ds2.controller.recording.LiveRecording;
 import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.FlinkRestException;
 import io.ds2.flink.JobLocator;
@@ -11,8 +12,12 @@ import io.ds2.model.policy.ScalingPolicy;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +34,7 @@ final class ResourceLoop implements Runnable {
   private final ControlLoop.Mode mode;
   private final EventRecorder events;
   private final OperatorMetrics metrics;
+  private final Optional<Path> recordDir;
   private volatile boolean stopped;
   private Thread thread;
 
@@ -39,7 +45,8 @@ final class ResourceLoop implements Runnable {
       JobSettings settings,
       ControlLoop.Mode mode,
       EventRecorder events,
-      OperatorMetrics metrics) {
+      OperatorMetrics metrics,
+      Optional<Path> recordDir) {
     this.client = client;
     this.kind = kind;
     this.namespace = r.getMetadata().getNamespace();
@@ -48,6 +55,7 @@ final class ResourceLoop implements Runnable {
     this.mode = mode;
     this.events = events;
     this.metrics = metrics;
+    this.recordDir = recordDir;
   }
 
   JobSettings settings() {
@@ -105,25 +113,50 @@ final class ResourceLoop implements Runnable {
             .ifPresent(o -> policy.rescaleApplied());
         LoopListener withState =
             LoopListener.all(listener, new PolicyStatePersister(resource, policy));
-        new ControlLoop(
-                sampler,
-                policy,
-                actuator,
-                mode,
-                io.ds2.model.estimate.DemandScenario.measured(),
-                withState,
-                WindowCollector.Sleeper.SYSTEM)
-            .run(() -> !stopped, Long.MAX_VALUE);
+        try (LiveRecording recording = startRecording(rest, sampler)) {
+          new ControlLoop(
+                  recording == null ? sampler : recording.source(),
+                  policy,
+                  actuator,
+                  mode,
+                  io.ds2.model.estimate.DemandScenario.measured(),
+                  recording == null ? withState : LoopListener.all(withState, recording.listener()),
+                  WindowCollector.Sleeper.SYSTEM)
+              .run(() -> !stopped, Long.MAX_VALUE);
+        }
       } catch (InterruptedException e) {
         return;
       } catch (FlinkRestException e) {
         listener.problem(e.getMessage());
+        pause();
+      } catch (java.io.IOException e) {
+        LOG.warn("recording of {}/{} failed; restarting the loop", namespace, name, e);
         pause();
       } catch (RuntimeException e) {
         LOG.warn("loop of {}/{} failed; restarting it", namespace, name, e);
         pause();
       }
     }
+  }
+
+  /** A recording of this loop if the operator records, else null. */
+  private LiveRecording startRecording(FlinkRestClient rest, JobSampler sampler) {
+    if (recordDir.isEmpty()) {
+      return null;
+    }
+    String stamp =
+        DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+            .withZone(ZoneOffset.UTC)
+            .format(Instant.now());
+    Path file = recordDir.get().resolve(namespace + "_" + name + "_" + stamp + ".jsonl.gz");
+    return LiveRecording.start(
+        file,
+        rest,
+        sampler,
+        sampler.topology(),
+        settings.options().sampleInterval(),
+        settings.options().asMap(),
+        Clock.systemUTC());
   }
 
   private void pause() {

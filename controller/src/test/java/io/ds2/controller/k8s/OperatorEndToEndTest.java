@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ds2.controller.recording.Recorded;
+import io.ds2.controller.recording.RecordingReader;
 import io.ds2.flink.FlinkRestClient;
 import io.ds2.workloads.JobSpec;
 import io.ds2.workloads.LocalFlinkCluster;
@@ -13,11 +15,15 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.core.execution.JobClient;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The operator end to end: fabric8 mock API server (CRUD), a real MiniCluster job started at
@@ -41,6 +47,8 @@ class OperatorEndToEndTest {
     return a;
   }
 
+  @TempDir Path recordings;
+
   @Test
   void scalesAJobToTheOracleThroughOverrides() throws Exception {
     OperatorTestSupport.registerKinds(server);
@@ -59,7 +67,7 @@ class OperatorEndToEndTest {
       OperatorMetrics metrics = new OperatorMetrics();
       try (StandInFlinkOperator flinkOperator =
               new StandInFlinkOperator(client, OperatorTestSupport.NS, rest, jobId);
-          Ds2Operator ds2 = OperatorTestSupport.operator(client, metrics);
+          Ds2Operator ds2 = OperatorTestSupport.operator(client, metrics).recordingTo(recordings);
           HealthServer management =
               new HealthServer("127.0.0.1", 0, () -> true, ds2::synced, metrics)) {
         ds2.start();
@@ -124,6 +132,28 @@ class OperatorEndToEndTest {
         assertEquals("ok\n", scrape(url + "/readyz"));
       }
       job.cancel().get();
+      // The operator recorded what it saw and did, readable by whatif.
+      List<Path> files;
+      try (var listing = Files.list(recordings)) {
+        files = listing.toList();
+      }
+      assertEquals(1, files.size(), files.toString());
+      assertTrue(
+          files.get(0).getFileName().toString().startsWith("flink_orders_"), files.toString());
+      Map<String, Integer> kinds = new HashMap<>();
+      try (RecordingReader reader = RecordingReader.open(files.get(0), false)) {
+        assertEquals(jobId, reader.header().jobId());
+        for (var r = reader.next(); r.isPresent(); r = reader.next()) {
+          String kind =
+              r.get() instanceof Recorded.Event e ? e.kind() : r.get().getClass().getSimpleName();
+          kinds.merge(kind, 1, Integer::sum);
+        }
+      }
+      assertTrue(kinds.getOrDefault("Sample", 0) > 10, kinds.toString());
+      assertTrue(kinds.getOrDefault("Topology", 0) >= 2, "before and after the rescale: " + kinds);
+      assertEquals(1, kinds.getOrDefault("rescale-requested", 0), kinds.toString());
+      assertEquals(1, kinds.getOrDefault("rescale-applied", 0), kinds.toString());
+      assertTrue(kinds.getOrDefault("decision", 0) >= 1, kinds.toString());
     }
   }
 
