@@ -75,4 +75,33 @@ class DemandEstimatorTest {
     assertEquals(SourceDemand.Basis.EXPLICIT, d.basis());
     assertEquals(1234, d.targetRate(), 1e-9);
   }
+
+  @Test
+  void aScenarioScalesInferredDemandButNotGivenRates() {
+    Observations o =
+        new Observations(10)
+            .source("s", 1, 3000, 6000, Optional.of(new Backlog(2000, 200, 500, 6, 10)))
+            .source("t", 1, 1000);
+    var graph =
+        io.ds2.model.graph.JobGraph.of(
+            java.util.List.of(
+                new io.ds2.model.graph.Vertex("s", "s", 128),
+                new io.ds2.model.graph.Vertex("t", "t", 128)),
+            java.util.List.of());
+    var demands =
+        DemandEstimator.demands(
+            graph,
+            o.window(),
+            new DemandScenario(java.util.Map.of("t", 42.0), 2),
+            Optional.empty());
+    assertEquals(1000, demands.get("s").targetRate(), 1e-9);
+    assertEquals(2, demands.get("s").scale(), 1e-9);
+    assertEquals(SourceDemand.Basis.BACKLOG, demands.get("s").basis());
+    assertEquals(42, demands.get("t").targetRate(), 1e-9);
+    assertEquals(1, demands.get("t").scale(), 1e-9);
+    org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class, () -> DemandScenario.scaled(0));
+    org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class, () -> DemandScenario.scaled(Double.NaN));
+  }
 }
