@@ -3,7 +3,14 @@ package io.ds2.experiments;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ds2.experiments.bench.Controllers;
+import io.ds2.experiments.bench.Saso;
+import io.ds2.experiments.bench.Scenario;
+import io.ds2.experiments.bench.ScenarioRun;
+import io.ds2.experiments.bench.SuiteReport;
 import io.ds2.experiments.replay.ReplayBenchmark;
+import io.ds2.experiments.scale.DecisionTimeBenchmark;
+import io.ds2.experiments.scale.FleetBenchmark;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,7 +27,14 @@ import picocli.CommandLine.Option;
 @Command(
     name = "ds2-bench",
     mixinStandardHelpOptions = true,
-    subcommands = {Bench.Replay.class},
+    subcommands = {
+      Bench.Replay.class,
+      Bench.Run.class,
+      Bench.Suite.class,
+      Bench.Decide.class,
+      Bench.Fleet.class,
+      Bench.Results.class
+    },
     description = "Benchmarks of ds2; each writes its data as JSON for experiments/results/.")
 public final class Bench implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -32,6 +46,26 @@ public final class Bench implements Runnable {
 
   public static void main(String[] args) {
     System.exit(new CommandLine(new Bench()).execute(args));
+  }
+
+  /** Writes a benchmark's results with where and how they were measured; nothing if no file. */
+  static void writeResults(Path out, String benchmark, Object results, String options)
+      throws java.io.IOException {
+    if (out == null) {
+      return;
+    }
+    ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    ObjectNode root = mapper.createObjectNode();
+    root.put("benchmark", benchmark);
+    root.put("measuredAt", Instant.now().toString());
+    root.put("java", System.getProperty("java.version"));
+    root.put("maxHeapMiB", Runtime.getRuntime().maxMemory() / 1048576);
+    root.put("cores", Runtime.getRuntime().availableProcessors());
+    if (options != null) {
+      root.put("options", options);
+    }
+    root.set("results", mapper.valueToTree(results));
+    Files.writeString(out, mapper.writeValueAsString(root) + "\n");
   }
 
   @Command(
@@ -87,17 +121,183 @@ public final class Bench implements Runnable {
             r.peakHeapMiB(),
             r.heapAfterGcMiB());
       }
-      if (out != null) {
-        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-        ObjectNode root = mapper.createObjectNode();
-        root.put("benchmark", "replay");
-        root.put("measuredAt", Instant.now().toString());
-        root.put("java", System.getProperty("java.version"));
-        root.put("maxHeapMiB", Runtime.getRuntime().maxMemory() / 1048576);
-        root.put("cores", Runtime.getRuntime().availableProcessors());
-        root.set("results", mapper.valueToTree(results));
-        Files.writeString(out, mapper.writeValueAsString(root) + "\n");
+      writeResults(out, "replay", results, null);
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "scenario",
+      mixinStandardHelpOptions = true,
+      description = "Run one scenario under one controller on a fresh MiniCluster.")
+  static final class Run implements Callable<Integer> {
+    @Option(names = "--scenario", required = true, description = "Scenario name.")
+    String scenario;
+
+    @Option(names = "--controller", required = true, description = "Controller name.")
+    String controller;
+
+    @Option(names = "--out", description = "Directory for recordings, CSV, plots. Default: .")
+    Path out = Path.of(".");
+
+    @Override
+    public Integer call() throws Exception {
+      Files.createDirectories(out);
+      var r = ScenarioRun.run(Scenario.byName(scenario), Controllers.byName(controller), out);
+      System.out.println(SuiteReport.row(r));
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "suite",
+      mixinStandardHelpOptions = true,
+      description =
+          "Run every scenario under every controller (or the smoke scenario); write runs.json.")
+  static final class Suite implements Callable<Integer> {
+    @Option(
+        names = "--smoke",
+        description = "Only the smoke scenario with ds2 (fails if it misses the oracle).")
+    boolean smoke;
+
+    @Option(names = "--controllers", split = ",", description = "Default: all.")
+    List<String> controllers = Controllers.names();
+
+    @Option(names = "--scenarios", split = ",", description = "Default: the suite's.")
+    List<String> scenarios;
+
+    @Option(names = "--out", description = "Default: experiments/results/suite.")
+    Path out = Path.of("experiments/results/suite");
+
+    @Override
+    public Integer call() throws Exception {
+      Files.createDirectories(out);
+      List<Saso.Result> results = new ArrayList<>();
+      List<Scenario> list =
+          smoke
+              ? List.of(Scenario.smoke())
+              : scenarios == null
+                  ? Scenario.suite()
+                  : scenarios.stream().map(Scenario::byName).toList();
+      for (var s : list) {
+        for (String c : smoke ? List.of("ds2") : controllers) {
+          var r = ScenarioRun.run(s, Controllers.byName(c), out);
+          System.out.println(SuiteReport.row(r));
+          results.add(r);
+        }
       }
+      SuiteReport.write(out.resolve("runs.json"), results);
+      boolean ok =
+          results.stream()
+              .filter(r -> r.controller().equals("ds2"))
+              .allMatch(r -> r.reachedOracle());
+      return smoke && !ok ? 1 : 0;
+    }
+  }
+
+  @Command(
+      name = "decide",
+      mixinStandardHelpOptions = true,
+      description =
+          "Time one decision (window from raw samples, DS2 estimate, policy) for 10, 100, 1,000 vertices.")
+  static final class Decide implements Callable<Integer> {
+    @Option(
+        names = "--iterations",
+        description = "Timed decisions per size (after as many to warm up). Default: 2000.")
+    int iterations = 2000;
+
+    @Option(names = "--out", description = "Write the results as JSON here.")
+    Path out;
+
+    @Override
+    public Integer call() throws Exception {
+      List<DecisionTimeBenchmark.Result> results = new ArrayList<>();
+      System.out.printf(
+          "%-9s %12s %14s %12s %12s %12s%n",
+          "VERTICES", "WINDOW us", "ESTIMATE us", "DECIDE us", "TOTAL us", "P99 us");
+      for (int n : List.of(10, 100, 1000)) {
+        var r = DecisionTimeBenchmark.run(n, iterations);
+        results.add(r);
+        System.out.printf(
+            Locale.ROOT,
+            "%-9d %12.1f %14.1f %12.1f %12.1f %12.1f%n",
+            n,
+            r.windowMedianMicros(),
+            r.estimateMedianMicros(),
+            r.decideMedianMicros(),
+            r.totalMedianMicros(),
+            r.totalP99Micros());
+      }
+      writeResults(out, "decide", results, null);
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "results",
+      mixinStandardHelpOptions = true,
+      description = "Print experiments/RESULTS.md rendered from experiments/results/.")
+  static final class Results implements Callable<Integer> {
+    @Option(names = "--results", description = "Default: experiments/results.")
+    Path results = Path.of("experiments/results");
+
+    @Override
+    public Integer call() throws Exception {
+      System.out.print(ResultsPage.render(results));
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "fleet",
+      mixinStandardHelpOptions = true,
+      description =
+          "One ds2 process driving 1, 100 and 1,000 simulated jobs (a simulated Flink REST endpoint fed by fluid models).")
+  static final class Fleet implements Callable<Integer> {
+    @Option(names = "--jobs", split = ",", description = "Default: 1,100,1000.")
+    List<Integer> jobs = List.of(1, 100, 1000);
+
+    @Option(names = "--seconds", description = "Length of each run. Default: 60.")
+    int seconds = 60;
+
+    @Option(names = "--out", description = "Write the results as JSON here.")
+    Path out;
+
+    @Override
+    public Integer call() throws Exception {
+      List<FleetBenchmark.Result> results = new ArrayList<>();
+      System.out.printf(
+          "%-6s %10s %10s %10s %9s %9s %11s %9s %10s %9s %8s%n",
+          "JOBS",
+          "DECISIONS",
+          "LOOP p50 s",
+          "LOOP p99 s",
+          "RESCALES",
+          "AT ORACLE",
+          "REST CALL/s",
+          "CPU cores",
+          "PEAK HEAP",
+          "AFTER GC",
+          "THREADS");
+      for (int n : jobs) {
+        var r = FleetBenchmark.run(n, java.time.Duration.ofSeconds(seconds));
+        results.add(r);
+        System.out.printf(
+            Locale.ROOT,
+            "%-6d %10d %10.1f %10.1f %9d %9d %11.0f %9.2f %9.0fM %8.0fM %8d%n",
+            n,
+            r.decisions(),
+            r.loopMedianSeconds(),
+            r.loopP99Seconds(),
+            r.rescales(),
+            r.jobsAtOracle(),
+            r.restCallsPerSecond(),
+            r.cpuCoresUsed(),
+            r.peakHeapMiB(),
+            r.heapAfterGcMiB(),
+            r.threads());
+      }
+      writeResults(out, "fleet", results, FleetBenchmark.OPTIONS.toString());
       return 0;
     }
   }

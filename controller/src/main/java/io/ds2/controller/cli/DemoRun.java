@@ -10,7 +10,6 @@ import io.ds2.flink.RescaleOutcome;
 import io.ds2.model.estimate.ReasonCode;
 import io.ds2.model.policy.Action;
 import io.ds2.model.policy.Decision;
-import io.ds2.model.window.WindowProblem;
 import io.ds2.workloads.JobSpec;
 import java.io.PrintWriter;
 import java.time.Clock;
@@ -118,12 +117,6 @@ final class DemoRun implements LoopListener {
       out.flush();
     }
   }
-
-  @Override
-  public void waiting(Duration collected, Duration wanted, String status) {}
-
-  @Override
-  public void samplesDropped(WindowProblem problem, String detail) {}
 
   /** The summary of every phase so far (the current one if unfinished, marked so). */
   String summary() {

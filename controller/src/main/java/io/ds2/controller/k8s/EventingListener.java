@@ -12,13 +12,11 @@ import io.ds2.model.estimate.ReasonCode;
 import io.ds2.model.policy.Action;
 import io.ds2.model.policy.Decision;
 import io.ds2.model.policy.VertexDecision;
-import io.ds2.model.window.WindowProblem;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 
@@ -119,10 +117,4 @@ final class EventingListener implements LoopListener {
       events.warning(r, Reason.MetricsNotReady, message);
     }
   }
-
-  @Override
-  public void waiting(Duration collected, Duration wanted, String status) {}
-
-  @Override
-  public void samplesDropped(WindowProblem problem, String detail) {}
 }

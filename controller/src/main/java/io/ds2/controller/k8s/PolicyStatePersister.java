@@ -8,13 +8,11 @@ import io.ds2.flink.JobTopology;
 import io.ds2.flink.RescaleOutcome;
 import io.ds2.model.policy.Decision;
 import io.ds2.model.policy.ScalingPolicy;
-import io.ds2.model.window.WindowProblem;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import java.time.Duration;
 import java.util.Map;
 
 /** Saves the policy's state on the resource after every decision and rescale, if it changed. */
@@ -52,13 +50,4 @@ final class PolicyStatePersister implements LoopListener {
   public void rescaled(JobTopology t, Map<String, Integer> requested, RescaleOutcome outcome) {
     save();
   }
-
-  @Override
-  public void problem(String message) {}
-
-  @Override
-  public void waiting(Duration collected, Duration wanted, String status) {}
-
-  @Override
-  public void samplesDropped(WindowProblem problem, String detail) {}
 }

@@ -14,6 +14,7 @@ import io.ds2.model.estimate.Estimate;
 import io.ds2.model.options.Ds2Options;
 import io.ds2.model.policy.Action;
 import io.ds2.model.policy.Decision;
+import io.ds2.model.policy.DecisionPolicy;
 import io.ds2.model.policy.ScalingPolicy;
 import io.ds2.model.window.ObservationWindow;
 import java.time.Clock;
@@ -54,7 +55,7 @@ public final class ControlLoop {
 
   private final MetricSource sampler;
   private final WindowCollector collector;
-  private final ScalingPolicy policy;
+  private final DecisionPolicy policy;
   private final Actuator actuator;
   private final DemandScenario demand;
   private final LoopListener listener;
@@ -68,7 +69,7 @@ public final class ControlLoop {
    */
   public ControlLoop(
       MetricSource sampler,
-      ScalingPolicy policy,
+      DecisionPolicy policy,
       Actuator actuator,
       Mode mode,
       DemandScenario demand,

@@ -4,13 +4,11 @@ import io.ds2.controller.render.DecisionJson;
 import io.ds2.flink.JobTopology;
 import io.ds2.flink.RescaleOutcome;
 import io.ds2.model.policy.Decision;
-import io.ds2.model.window.WindowProblem;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -45,12 +43,6 @@ public final class DecisionLog implements LoopListener, AutoCloseable {
             + com.fasterxml.jackson.databind.node.TextNode.valueOf(message)
             + "}");
   }
-
-  @Override
-  public void waiting(Duration collected, Duration wanted, String status) {}
-
-  @Override
-  public void samplesDropped(WindowProblem problem, String detail) {}
 
   private void write(String line) {
     try {

@@ -10,10 +10,18 @@ import java.util.Map;
 public interface LoopListener extends WindowCollector.Listener {
   void decided(JobTopology topology, Decision decision, ControlLoop.Mode mode);
 
-  void rescaled(JobTopology topology, Map<String, Integer> requested, RescaleOutcome outcome);
+  /** A rescale was carried out (or not); a listener interested only in decisions ignores it. */
+  default void rescaled(
+      JobTopology topology, Map<String, Integer> requested, RescaleOutcome outcome) {}
 
   /** Something went wrong but the loop goes on (transient REST failure, mode change). */
-  void problem(String message);
+  default void problem(String message) {}
+
+  @Override
+  default void waiting(java.time.Duration collected, java.time.Duration wanted, String status) {}
+
+  @Override
+  default void samplesDropped(io.ds2.model.window.WindowProblem problem, String detail) {}
 
   /** Calls every listener in turn. */
   static LoopListener all(LoopListener... listeners) {

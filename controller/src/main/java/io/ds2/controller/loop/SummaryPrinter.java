@@ -4,10 +4,8 @@ import io.ds2.controller.render.DecisionSummary;
 import io.ds2.flink.JobTopology;
 import io.ds2.flink.RescaleOutcome;
 import io.ds2.model.policy.Decision;
-import io.ds2.model.window.WindowProblem;
 import java.io.PrintWriter;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Map;
@@ -38,12 +36,6 @@ public final class SummaryPrinter implements LoopListener {
   public void problem(String message) {
     line("problem: " + message);
   }
-
-  @Override
-  public void waiting(Duration collected, Duration wanted, String status) {}
-
-  @Override
-  public void samplesDropped(WindowProblem problem, String detail) {}
 
   private void line(String s) {
     out.println(TIME.format(clock.instant()) + " " + s);

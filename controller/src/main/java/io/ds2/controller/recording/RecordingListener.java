@@ -8,9 +8,7 @@ import io.ds2.flink.JobTopology;
 import io.ds2.flink.RescaleOutcome;
 import io.ds2.model.policy.Action;
 import io.ds2.model.policy.Decision;
-import io.ds2.model.window.WindowProblem;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Map;
 
 /** Writes the loop's decisions, rescales and problems into a recording as events. */
@@ -58,10 +56,4 @@ public final class RecordingListener implements LoopListener {
         new Recorded.Event(
             clock.instant(), "problem", message, RecordingFormat.MAPPER.createObjectNode()));
   }
-
-  @Override
-  public void waiting(Duration collected, Duration wanted, String status) {}
-
-  @Override
-  public void samplesDropped(WindowProblem problem, String detail) {}
 }

@@ -9,10 +9,7 @@ import io.ds2.model.graph.JobGraph;
 import io.ds2.model.options.Ds2Options;
 import io.ds2.model.policy.Decision;
 import io.ds2.model.policy.ScalingPolicy;
-import io.ds2.model.window.WindowProblem;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -109,18 +106,9 @@ public final class WhatIf {
     }
 
     @Override
-    public void rescaled(JobTopology t, Map<String, Integer> requested, RescaleOutcome o) {}
-
-    @Override
     public void problem(String message) {
       counter.problems++;
       listener.problem(replay.clock().instant(), message);
     }
-
-    @Override
-    public void waiting(Duration collected, Duration wanted, String status) {}
-
-    @Override
-    public void samplesDropped(WindowProblem problem, String detail) {}
   }
 }

@@ -66,6 +66,15 @@ public final class EstimateJson {
         demand.put("observedOutputRate", d.observedOutputRate());
         put(demand, "backlogGrowthRate", d.backlogGrowthRate());
         put(demand, "catchUpRate", d.catchUpRate());
+        demand.put("scale", d.scale());
+        if (d.shift().isPresent()) {
+          demand
+              .putObject("shift")
+              .put("early", d.shift().get().early())
+              .put("late", d.shift().get().late());
+        } else {
+          demand.putNull("shift");
+        }
       }
       ArrayNode reasons = n.putArray("reasons");
       for (Reason r : v.reasons()) {

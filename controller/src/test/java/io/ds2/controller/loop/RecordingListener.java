@@ -4,7 +4,6 @@ import io.ds2.flink.JobTopology;
 import io.ds2.flink.RescaleOutcome;
 import io.ds2.model.policy.Decision;
 import io.ds2.model.window.WindowProblem;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,9 +31,6 @@ class RecordingListener implements LoopListener {
   public synchronized void problem(String message) {
     problems.add(message);
   }
-
-  @Override
-  public void waiting(Duration collected, Duration wanted, String status) {}
 
   @Override
   public synchronized void samplesDropped(WindowProblem problem, String detail) {

@@ -18,6 +18,8 @@ public final class DemandEstimator {
   // Never extrapolate by more than 20x: a source blocked 95%+ of the time says little.
   private static final double MAX_EXTRAPOLATION = 20;
   private static final double MIN_BACKLOG_COVERAGE = 0.5;
+  // Halves of a steady window agree to within a percent here; a load step differs by far more.
+  static final double SHIFT_TOLERANCE = 0.1;
 
   private DemandEstimator() {}
 
@@ -55,7 +57,8 @@ public final class DemandEstimator {
         source.observedOutputRate(),
         source.backlog().map(b -> OptionalDouble.of(b.growthPerSecond())).orElse(empty()),
         OptionalDouble.empty(),
-        1);
+        1,
+        Optional.empty());
   }
 
   /**
@@ -82,7 +85,8 @@ public final class DemandEstimator {
           observed,
           OptionalDouble.of(b.growthPerSecond()),
           catchUpRate,
-          1);
+          1,
+          shift(b));
     }
     double bp = source.backPressuredRatio().orElse(0);
     if (bp > NEGLIGIBLE_BACKPRESSURE) {
@@ -94,10 +98,34 @@ public final class DemandEstimator {
           observed,
           empty(),
           empty(),
-          1);
+          1,
+          Optional.empty());
     }
     return new SourceDemand(
-        source.vertexId(), observed, SourceDemand.Basis.OBSERVED, observed, empty(), empty(), 1);
+        source.vertexId(),
+        observed,
+        SourceDemand.Basis.OBSERVED,
+        observed,
+        empty(),
+        empty(),
+        1,
+        Optional.empty());
+  }
+
+  /**
+   * The early and late arrival rates if they differ by more than {@value #SHIFT_TOLERANCE} of the
+   * larger (and by a record per second): the load changed inside the window.
+   */
+  static Optional<SourceDemand.Shift> shift(Backlog b) {
+    if (b.earlyArrivalRate().isEmpty() || b.lateArrivalRate().isEmpty()) {
+      return Optional.empty();
+    }
+    double early = b.earlyArrivalRate().getAsDouble();
+    double late = b.lateArrivalRate().getAsDouble();
+    double gap = Math.abs(late - early);
+    return gap > SHIFT_TOLERANCE * Math.max(Math.abs(early), Math.abs(late)) && gap > 1
+        ? Optional.of(new SourceDemand.Shift(early, late))
+        : Optional.empty();
   }
 
   private static OptionalDouble empty() {

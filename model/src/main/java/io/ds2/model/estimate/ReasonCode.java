@@ -38,6 +38,8 @@ public enum ReasonCode {
   SCALE_DOWN_DELAYED,
   /** A recent rescale was not applied by Flink; waiting before trying again. */
   BACKING_OFF,
+  /** A source's load changed inside the window; the next (steady) window decides. */
+  DEMAND_SHIFTED,
   /** Some vertex could not be estimated; nothing is changed on partial information. */
   ESTIMATE_INCOMPLETE,
   /** Every vertex already runs at its target. */

@@ -1,5 +1,6 @@
 package io.ds2.model.estimate;
 
+import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
@@ -11,6 +12,8 @@ import java.util.OptionalDouble;
  * @param backlogGrowthRate slope of {@code pendingRecords}, if the source reports it
  * @param catchUpRate extra rate to drain the standing backlog within the catch-up time, if set
  * @param scale the what-if factor already applied to {@code targetRate} (1 when sized as measured)
+ * @param shift the arrival rate early and late in the window, if they differ enough to show the
+ *     load changed during it (then the window's average is neither the old nor the new demand)
  */
 public record SourceDemand(
     String vertexId,
@@ -19,7 +22,11 @@ public record SourceDemand(
     double observedOutputRate,
     OptionalDouble backlogGrowthRate,
     OptionalDouble catchUpRate,
-    double scale) {
+    double scale,
+    Optional<Shift> shift) {
+
+  /** Arrival rates (records/s) over the first and the second half of the window. */
+  public record Shift(double early, double late) {}
 
   /** This demand times {@code factor}: a what-if on the measured demand. */
   public SourceDemand scaledBy(double factor) {
@@ -30,7 +37,8 @@ public record SourceDemand(
         observedOutputRate,
         backlogGrowthRate,
         catchUpRate,
-        scale * factor);
+        scale * factor,
+        shift);
   }
 
   public enum Basis {

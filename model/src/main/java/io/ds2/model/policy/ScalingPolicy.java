@@ -25,13 +25,14 @@ import java.util.Optional;
  * scale-down-delay} (to the highest of them); nothing while backing off from an unmet rescale, and
  * nothing on an incomplete estimate. Time comes from the injected clock.
  */
-public final class ScalingPolicy {
+public final class ScalingPolicy implements DecisionPolicy {
   private final Ds2Options options;
   private final Clock clock;
   private final EfficiencyModel efficiency = new EfficiencyModel();
   private final Deque<Map<String, Integer>> recent = new ArrayDeque<>();
   private final Map<String, ScaleDown> pendingScaleDowns = new HashMap<>();
   private Optional<Instant> backoffUntil = Optional.empty();
+  private boolean heldForShift;
 
   /** A vertex whose recommendations have been below its parallelism since {@code since}. */
   public record ScaleDown(Instant since, int highest) {}
@@ -63,15 +64,17 @@ public final class ScalingPolicy {
     this.clock = clock;
   }
 
+  @Override
   public Ds2Options options() {
     return options;
   }
 
-  /** The time base of every decision; the loop's window collector runs on it too. */
+  @Override
   public Clock clock() {
     return clock;
   }
 
+  @Override
   public Decision decide(JobGraph graph, Estimate estimate) {
     Instant now = clock.instant();
     estimate.vertices().forEach(efficiency::observe);
@@ -86,6 +89,20 @@ public final class ScalingPolicy {
           ReasonCode.ESTIMATE_INCOMPLETE,
           "some vertices could not be estimated; nothing is changed on partial information");
     }
+    Optional<String> shift = shiftOf(graph, estimate);
+    // A window across a load change sizes for neither load: wait for the next one, but only once,
+    // so that a steady ramp is still followed.
+    if (shift.isPresent() && !heldForShift) {
+      heldForShift = true;
+      return hold(
+          now,
+          estimate,
+          proposals,
+          Map.of(),
+          ReasonCode.DEMAND_SHIFTED,
+          shift.get() + " during the window; deciding on the next window");
+    }
+    heldForShift = false;
     Map<String, Integer> window = new LinkedHashMap<>();
     proposals.forEach(p -> window.put(p.estimate().vertexId(), p.proposed()));
     recent.addLast(window);
@@ -115,6 +132,25 @@ public final class ScalingPolicy {
           now, estimate, vertexDecisions(proposals, targets, extra), new Action.Rescale(targets));
     }
     return hold(now, estimate, proposals, extra, holdCode(extra), holdMessage(extra));
+  }
+
+  private static Optional<String> shiftOf(JobGraph graph, Estimate estimate) {
+    List<String> shifted = new ArrayList<>();
+    estimate
+        .demands()
+        .forEach(
+            (id, d) ->
+                d.shift()
+                    .ifPresent(
+                        s ->
+                            shifted.add(
+                                String.format(
+                                    java.util.Locale.ROOT,
+                                    "the load of %s changed from %.1f to %.1f records/s",
+                                    graph.vertex(id).map(v -> v.name()).orElse(id),
+                                    s.early(),
+                                    s.late()))));
+    return shifted.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", shifted));
   }
 
   /** Per vertex: activation over the recent windows, then the scale-down delay. */
@@ -173,6 +209,7 @@ public final class ScalingPolicy {
   }
 
   /** The job now runs at the requested parallelism: a new operating point, start afresh. */
+  @Override
   public void rescaleApplied() {
     recent.clear();
     pendingScaleDowns.clear();
@@ -180,6 +217,7 @@ public final class ScalingPolicy {
   }
 
   /** Flink did not apply the rescale (e.g. too few slots): back off, do not storm. */
+  @Override
   public void rescaleNotApplied() {
     recent.clear();
     pendingScaleDowns.clear();

@@ -1,5 +1,7 @@
 package io.ds2.model.window;
 
+import java.util.OptionalDouble;
+
 /**
  * A source's backlog ({@code pendingRecords}) over a window.
  *
@@ -10,10 +12,36 @@ package io.ds2.model.window;
  *     though the refresh time itself is only known to within a poll interval.
  * @param points how many readings the slopes were fitted to
  * @param spanSeconds the time between the first and last reading fitted
+ * @param earlyArrivalRate the arrival rate fitted over the first half of the span only, if it has
+ *     {@value #MIN_POINTS_PER_HALF} readings or more
+ * @param lateArrivalRate the same over the second half: a load change inside the window shows as
+ *     early and late rates that differ
  */
 public record Backlog(
     double pendingAtEnd,
     double growthPerSecond,
     double arrivalRate,
     int points,
-    double spanSeconds) {}
+    double spanSeconds,
+    OptionalDouble earlyArrivalRate,
+    OptionalDouble lateArrivalRate) {
+  /** Readings a half-window needs before its own slope is trusted. */
+  public static final int MIN_POINTS_PER_HALF = 3;
+
+  /** A backlog fitted over the whole window only. */
+  public Backlog(
+      double pendingAtEnd,
+      double growthPerSecond,
+      double arrivalRate,
+      int points,
+      double spanSeconds) {
+    this(
+        pendingAtEnd,
+        growthPerSecond,
+        arrivalRate,
+        points,
+        spanSeconds,
+        OptionalDouble.empty(),
+        OptionalDouble.empty());
+  }
+}

@@ -230,10 +230,9 @@ public final class WindowBuilder {
     // Points are change points of the whole job, so equal readings here are real readings.
     SimpleRegression pending = new SimpleRegression();
     SimpleRegression arrived = new SimpleRegression();
+    List<double[]> arrivals = new ArrayList<>();
     VertexSample first = start.vertices().get(id);
     double last = 0;
-    double firstT = Double.NaN;
-    double lastT = 0;
     for (JobSample p : points) {
       VertexSample v = p.vertices().get(id);
       OptionalDouble out = sumOf(v.subtasks(), Counter.RECORDS_OUT);
@@ -242,17 +241,35 @@ public final class WindowBuilder {
       }
       double t = TaskClock.between(first, v, pollSeconds(start, p)).seconds();
       last = v.pendingRecords().getAsDouble();
-      firstT = Double.isNaN(firstT) ? t : firstT;
-      lastT = t;
       pending.addData(t, last);
       arrived.addData(t, last + out.getAsDouble());
+      arrivals.add(new double[] {t, last + out.getAsDouble()});
     }
     if (pending.getN() < 2) {
       return Optional.empty();
     }
+    double firstT = arrivals.get(0)[0];
+    double lastT = arrivals.get(arrivals.size() - 1)[0];
+    double middle = (firstT + lastT) / 2;
     return Optional.of(
         new Backlog(
-            last, pending.getSlope(), arrived.getSlope(), (int) pending.getN(), lastT - firstT));
+            last,
+            pending.getSlope(),
+            arrived.getSlope(),
+            (int) pending.getN(),
+            lastT - firstT,
+            slope(arrivals.stream().filter(a -> a[0] <= middle).toList()),
+            slope(arrivals.stream().filter(a -> a[0] >= middle).toList())));
+  }
+
+  /** Least-squares slope of (t, value) pairs, if there are enough of them to mean something. */
+  private static OptionalDouble slope(List<double[]> data) {
+    if (data.size() < Backlog.MIN_POINTS_PER_HALF) {
+      return OptionalDouble.empty();
+    }
+    SimpleRegression r = new SimpleRegression();
+    data.forEach(d -> r.addData(d[0], d[1]));
+    return OptionalDouble.of(r.getSlope());
   }
 
   private static double pollSeconds(JobSample from, JobSample to) {

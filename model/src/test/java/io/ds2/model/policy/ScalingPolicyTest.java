@@ -218,4 +218,64 @@ class ScalingPolicyTest {
     assertEquals(ReasonCode.NO_CHANGE, holdCode(d));
     assertTrue(!codes(d).contains(ReasonCode.EFFICIENCY_APPLIED));
   }
+
+  /** A window in which the source's load went from {@code early} to {@code late} records/s. */
+  private Decision decideShifted(ScalingPolicy policy, double early, double late) {
+    clock.advance(Duration.ofSeconds(30));
+    double processed = (early + late) / 2 * 30;
+    double cost = 0.01;
+    Observations obs =
+        new Observations(30)
+            .source(
+                "s",
+                1,
+                processed,
+                0,
+                java.util.Optional.of(
+                    new io.ds2.model.window.Backlog(
+                        0,
+                        0,
+                        (early + late) / 2,
+                        12,
+                        30,
+                        java.util.OptionalDouble.of(early),
+                        java.util.OptionalDouble.of(late))))
+            .operator("w", 1, processed, processed, processed * cost * 1000);
+    Estimate e =
+        Ds2Model.estimate(
+            GRAPH,
+            obs.window(),
+            Map.of("s", DemandEstimator.infer(obs.get("s"), java.util.Optional.empty())),
+            policy.options());
+    return policy.decide(GRAPH, e);
+  }
+
+  @Test
+  void aWindowAcrossALoadChangeIsNotActedOnButTheNextIs() {
+    ScalingPolicy policy = new ScalingPolicy(options(), clock);
+    Decision straddling = decideShifted(policy, 400, 800);
+    assertEquals(ReasonCode.DEMAND_SHIFTED, holdCode(straddling));
+    assertTrue(
+        ((Action.Hold) straddling.action())
+            .reason()
+            .message()
+            .contains("the load of Source changed from 400.0 to 800.0 records/s"),
+        straddling.toString());
+    // The next window is steady at the new load: one step, straight to what 800/s needs (8).
+    assertEquals(8, target(decide(policy, 800, 10, 0, 1)));
+  }
+
+  @Test
+  void aSteadyRampIsFollowedEveryOtherWindow() {
+    ScalingPolicy policy = new ScalingPolicy(options(), clock);
+    assertEquals(ReasonCode.DEMAND_SHIFTED, holdCode(decideShifted(policy, 400, 500)));
+    Decision next = decideShifted(policy, 500, 600);
+    assertTrue(next.rescales(), next.toString());
+  }
+
+  @Test
+  void halvesWithinTenPercentAreSteady() {
+    ScalingPolicy policy = new ScalingPolicy(options(), clock);
+    assertTrue(decideShifted(policy, 400, 430).rescales());
+  }
 }

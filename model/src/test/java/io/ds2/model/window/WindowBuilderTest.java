@@ -84,6 +84,51 @@ class WindowBuilderTest {
   }
 
   @Test
+  void aLoadStepInsideTheWindowShowsInTheHalves() {
+    // Arrival 150/s (100 emitted + 50 backlog growth) for the first 8 s, then twice as fast.
+    List<JobSample> samples = new ArrayList<>();
+    for (int t = 0; t <= 16; t++) {
+      double at = t <= 8 ? 100 + t : 108 + 2 * (t - 8); // records scale, task time does not
+      JobSample js = sample(T0.plusSeconds(t), T0.minusSeconds(200), at, "RUNNING");
+      Map<String, VertexSample> v = new LinkedHashMap<>(js.vertices());
+      v.put(
+          "s",
+          new VertexSample(
+              "s",
+              "RUNNING",
+              1,
+              List.of(SubtaskSample.of(0, 0, 100 * at, 0, 1000.0 * (100 + t), 0)),
+              OptionalDouble.of(50 * at)));
+      v.put(
+          "a",
+          new VertexSample(
+              "a",
+              "RUNNING",
+              2,
+              List.of(
+                  SubtaskSample.of(0, 50 * at, 50 * at, 0, 1000.0 * (100 + t), 0),
+                  SubtaskSample.of(1, 50 * at, 50 * at, 0, 1000.0 * (100 + t), 0)),
+              OptionalDouble.empty()));
+      samples.add(new JobSample(js.time(), "RUNNING", js.runningSince(), js.restarts(), v));
+    }
+    ObservationWindow w =
+        assertInstanceOf(WindowResult.Ready.class, builder.build(GRAPH, samples)).window();
+    Backlog b = w.vertex("s").orElseThrow().backlog().orElseThrow();
+    assertEquals(150, b.earlyArrivalRate().getAsDouble(), 1e-9);
+    assertEquals(300, b.lateArrivalRate().getAsDouble(), 1e-9);
+    // Steady polls: both halves agree with the whole.
+    Backlog steady =
+        assertInstanceOf(WindowResult.Ready.class, builder.build(GRAPH, polls(22, 1)))
+            .window()
+            .vertex("s")
+            .orElseThrow()
+            .backlog()
+            .orElseThrow();
+    assertEquals(150, steady.earlyArrivalRate().getAsDouble(), 1e-9);
+    assertEquals(150, steady.lateArrivalRate().getAsDouble(), 1e-9);
+  }
+
+  @Test
   void flinkTaskTimeTimesTheWindowDespitePollJitter() {
     // Refreshes every 1 s of task time, but each is first seen 0-900 ms late by the poller.
     List<JobSample> samples = new ArrayList<>();

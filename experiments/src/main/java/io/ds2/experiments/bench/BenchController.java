@@ -1,0 +1,26 @@
+package io.ds2.experiments.bench;
+
+import io.ds2.controller.recording.RecordingWriter;
+import io.ds2.flink.FlinkRestClient;
+import java.time.Clock;
+
+/** A controller under test: runs against one job until its thread is interrupted. */
+public interface BenchController {
+  /** The name in result tables, e.g. {@code ds2} or {@code ds2-paper}. */
+  String name();
+
+  /**
+   * Controls the job until interrupted; rescales only through {@link Context#rescaler()} (the same
+   * REST rescale for every controller) and times its decisions with {@link Context#timer()}.
+   */
+  void run(Context context) throws Exception;
+
+  /** What every controller gets: the job, the shared rescale mechanism, the run's recording. */
+  record Context(
+      FlinkRestClient rest,
+      String jobId,
+      Clock clock,
+      RecordingWriter recording,
+      BenchRescaler rescaler,
+      DecisionTimer timer) {}
+}

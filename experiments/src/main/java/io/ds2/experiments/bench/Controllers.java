@@ -1,0 +1,45 @@
+package io.ds2.experiments.bench;
+
+import io.ds2.experiments.bench.controllers.Ds2PaperPolicy;
+import io.ds2.experiments.bench.controllers.FlinkAutoscaler110;
+import io.ds2.experiments.bench.controllers.LoopController;
+import io.ds2.model.options.Ds2Options;
+import io.ds2.model.policy.ScalingPolicy;
+import java.util.List;
+import java.util.Map;
+
+/** The controllers a suite compares, with matched settings. */
+public final class Controllers {
+  /**
+   * Windows every controller observes with: 10 s windows polled every 500 ms after a 5 s warm-up,
+   * acting on the first window that asks (activation 1), as the protocol's Flink-dynamic workload;
+   * ds2's scale-down delay shortened to 30 s to fit the runs.
+   */
+  public static final Map<String, String> MATCHED =
+      Map.of(
+          Ds2Options.WINDOW, "10s",
+          Ds2Options.WARM_UP, "5s",
+          Ds2Options.SAMPLE_INTERVAL, "500ms",
+          Ds2Options.ACTIVATION, "1",
+          Ds2Options.SCALE_DOWN_DELAY, "30s",
+          Ds2Options.RESCALE_TIMEOUT, "60s");
+
+  private Controllers() {}
+
+  /** The default suite's controllers; {@code flink-as-1.10} (its defaults) is run on its own. */
+  public static List<String> names() {
+    return List.of("ds2", "ds2-paper", "flink-as-1.10-matched");
+  }
+
+  public static BenchController byName(String name) {
+    Ds2Options o = Ds2Options.fromMap(MATCHED);
+    return switch (name) {
+      case "ds2" -> new LoopController("ds2", clock -> new ScalingPolicy(o, clock));
+      case "ds2-paper" -> new LoopController("ds2-paper", clock -> new Ds2PaperPolicy(o, clock));
+      case "flink-as-1.10-matched" -> FlinkAutoscaler110.matched();
+      case "flink-as-1.10" -> FlinkAutoscaler110.defaults();
+      default ->
+          throw new IllegalArgumentException("no controller " + name + "; known: " + names());
+    };
+  }
+}

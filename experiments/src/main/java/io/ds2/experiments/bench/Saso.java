@@ -1,0 +1,223 @@
+package io.ds2.experiments.bench;
+
+import io.ds2.controller.recording.Recorded;
+import io.ds2.controller.recording.RecordingReader;
+import io.ds2.model.window.VertexSample;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/**
+ * SASO figures of one run (benchmark-protocol.md §1), computed from its 1 Hz recording: per load
+ * phase the rescale steps, time to the last rescale, final parallelism against the oracle,
+ * overshoot; over the run slot-seconds (slot sharing: the widest vertex), parallelism-seconds,
+ * seconds any operator ran below its oracle, and seconds the sources lagged by more than a second
+ * of demand. Also writes the time series as CSV.
+ */
+public final class Saso {
+  private Saso() {}
+
+  /** One load phase. {@code settleSeconds}: from the phase start to its last applied rescale. */
+  public record Phase(
+      int index,
+      double factor,
+      int steps,
+      double settleSeconds,
+      Map<String, Integer> finalParallelism,
+      Map<String, Integer> oracle,
+      boolean reachedOracle,
+      double accuracyError,
+      double overshoot) {}
+
+  public record Result(
+      String scenario,
+      String controller,
+      List<Phase> phases,
+      int steps,
+      int notApplied,
+      double slotSeconds,
+      double oracleSlotSeconds,
+      double parallelismSeconds,
+      double underProvisionedSeconds,
+      double laggingSeconds,
+      int decisions,
+      Double decisionMedianMicros,
+      double seconds) {
+    public boolean reachedOracle() {
+      return phases.stream().allMatch(Phase::reachedOracle);
+    }
+  }
+
+  record Point(double t, int phase, Map<String, Integer> parallelism, int slots, double pending) {}
+
+  public static Result compute(Scenario s, String controller, Path recording, DecisionTimer timer)
+      throws IOException {
+    Map<String, String> names = new HashMap<>();
+    List<Point> points = new ArrayList<>();
+    List<Double> applied = new ArrayList<>();
+    int notApplied = 0;
+    Instant start = null;
+    double[] phaseStart = new double[s.phases().size()];
+    int phase = 0;
+    try (RecordingReader r = RecordingReader.open(recording, false)) {
+      for (Optional<Recorded> next = r.next(); next.isPresent(); next = r.next()) {
+        Recorded rec = next.get();
+        if (rec instanceof Recorded.Topology t) {
+          t.topology().graph().topologicalOrder().forEach(v -> names.put(v.id(), v.name()));
+        } else if (rec instanceof Recorded.Event e && e.kind().equals("phase")) {
+          start =
+              start == null ? Instant.ofEpochMilli(e.details().path("startMs").asLong()) : start;
+          phase = e.details().path("index").asInt();
+          phaseStart[phase] = seconds(start, e.time());
+        } else if (rec instanceof Recorded.Event e && e.kind().equals("rescale-applied")) {
+          applied.add(seconds(start, e.time()));
+        } else if (rec instanceof Recorded.Event e && e.kind().equals("rescale-not-applied")) {
+          notApplied++;
+        } else if (rec instanceof Recorded.Sample sample
+            && start != null
+            && "RUNNING".equals(sample.sample().jobState())) {
+          Map<String, Integer> p = new LinkedHashMap<>();
+          int slots = 0;
+          double pending = 0;
+          for (VertexSample v : sample.sample().vertices().values()) {
+            slots = Math.max(slots, v.parallelism());
+            pending += v.pendingRecords().orElse(0);
+            String name = names.getOrDefault(v.vertexId(), v.vertexId());
+            if (!name.startsWith("Source: ")) {
+              p.put(name, v.parallelism());
+            }
+          }
+          points.add(new Point(seconds(start, sample.sample().time()), phase, p, slots, pending));
+        }
+      }
+    }
+    writeCsv(s, recording, points);
+    Plots.parallelism(
+        s,
+        controller,
+        points,
+        recording.resolveSibling(recording.getFileName().toString().replace(".jsonl.gz", ".png")));
+    return result(s, controller, points, applied, notApplied, phaseStart, timer);
+  }
+
+  private static Result result(
+      Scenario s,
+      String controller,
+      List<Point> points,
+      List<Double> applied,
+      int notApplied,
+      double[] phaseStart,
+      DecisionTimer timer) {
+    List<Phase> phases = new ArrayList<>();
+    for (int i = 0; i < s.phases().size(); i++) {
+      double from = phaseStart[i];
+      double to = i + 1 < s.phases().size() ? phaseStart[i + 1] : Double.MAX_VALUE;
+      int index = i;
+      List<Point> in = points.stream().filter(p -> p.phase() == index).toList();
+      List<Double> steps = applied.stream().filter(t -> t >= from && t < to).toList();
+      Map<String, Integer> oracle = s.oracle(i);
+      Map<String, Integer> last = in.isEmpty() ? Map.of() : in.get(in.size() - 1).parallelism();
+      int oracleSum = oracle.values().stream().mapToInt(Integer::intValue).sum();
+      int error = 0;
+      for (var e : oracle.entrySet()) {
+        error += Math.abs(last.getOrDefault(e.getKey(), 0) - e.getValue());
+      }
+      double overshoot = 0;
+      for (Point p : in) {
+        int sum = p.parallelism().values().stream().mapToInt(Integer::intValue).sum();
+        overshoot = Math.max(overshoot, (sum - oracleSum) / (double) oracleSum);
+      }
+      phases.add(
+          new Phase(
+              i,
+              s.phases().get(i).factor(),
+              steps.size(),
+              steps.isEmpty() ? 0 : steps.get(steps.size() - 1) - from,
+              last,
+              oracle,
+              last.equals(oracle),
+              error / (double) oracleSum,
+              overshoot));
+    }
+    double slotSeconds = 0;
+    double parallelismSeconds = 0;
+    double lagging = 0;
+    double under = 0;
+    double oracleSlotSeconds = 0;
+    double baseRate = s.job().sources().stream().mapToDouble(x -> x.schedule().rateAt(0)).sum();
+    for (int i = 1; i < points.size(); i++) {
+      Point a = points.get(i - 1);
+      double dt = points.get(i).t() - a.t();
+      slotSeconds += a.slots() * dt;
+      parallelismSeconds +=
+          a.parallelism().values().stream().mapToInt(Integer::intValue).sum() * dt;
+      double demand = baseRate * s.phases().get(a.phase()).factor();
+      if (a.pending() > demand) {
+        lagging += dt;
+      }
+      Map<String, Integer> oracle = s.oracle(a.phase());
+      if (oracle.entrySet().stream()
+          .anyMatch(e -> a.parallelism().getOrDefault(e.getKey(), 0) < e.getValue())) {
+        under += dt;
+      }
+      int oracleSlots =
+          Math.max(
+              s.oracle(a.phase()).values().stream().mapToInt(Integer::intValue).max().orElse(1),
+              s.job().sources().stream().mapToInt(x -> x.parallelism()).max().orElse(1));
+      oracleSlotSeconds += oracleSlots * dt;
+    }
+    OptionalDouble median = timer.medianMicros();
+    return new Result(
+        s.name(),
+        controller,
+        phases,
+        applied.size(),
+        notApplied,
+        slotSeconds,
+        oracleSlotSeconds,
+        parallelismSeconds,
+        under,
+        lagging,
+        timer.count(),
+        median.isPresent() ? median.getAsDouble() : null,
+        points.isEmpty() ? 0 : points.get(points.size() - 1).t());
+  }
+
+  /** {@code <recording>.csv}: one row per second with parallelism and oracle per operator. */
+  private static void writeCsv(Scenario s, Path recording, List<Point> points) throws IOException {
+    List<String> ops = new ArrayList<>(s.oracle(0).keySet());
+    Path csv =
+        recording.resolveSibling(recording.getFileName().toString().replace(".jsonl.gz", ".csv"));
+    try (Writer w = Files.newBufferedWriter(csv, StandardCharsets.UTF_8)) {
+      w.write("seconds,phase,slots,pending_records");
+      for (String op : ops) {
+        w.write("," + op + "," + op + "_oracle");
+      }
+      w.write("\n");
+      for (Point p : points) {
+        w.write(
+            String.format(
+                Locale.ROOT, "%.1f,%d,%d,%.0f", p.t(), p.phase(), p.slots(), p.pending()));
+        for (String op : ops) {
+          w.write("," + p.parallelism().getOrDefault(op, 0) + "," + s.oracle(p.phase()).get(op));
+        }
+        w.write("\n");
+      }
+    }
+  }
+
+  private static double seconds(Instant start, Instant t) {
+    return start == null ? 0 : (t.toEpochMilli() - start.toEpochMilli()) / 1000.0;
+  }
+}

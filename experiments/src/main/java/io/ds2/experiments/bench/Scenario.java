@@ -1,0 +1,110 @@
+package io.ds2.experiments.bench;
+
+import io.ds2.workloads.JobSpec;
+import io.ds2.workloads.JobSpec.OperatorSpec;
+import io.ds2.workloads.JobSpec.SourceSpec;
+import io.ds2.workloads.SampleJobs;
+import io.ds2.workloads.source.RateSchedule;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One benchmark scenario: a job with controlled per-record costs (and so a closed-form oracle), the
+ * parallelism it starts at, and load phases (a factor on the sources' base rates from a given
+ * second on).
+ */
+public record Scenario(
+    String name, String description, JobSpec job, List<Phase> phases, Duration length) {
+
+  /** From {@code atSeconds} on, the sources run at {@code factor} times their base rate. */
+  public record Phase(double atSeconds, double factor) {}
+
+  /** The oracle (operator vertex name to parallelism) of phase {@code i}. */
+  public Map<String, Integer> oracle(int i) {
+    return job.oracle(phases.get(i).factor());
+  }
+
+  /** The index of the phase in force {@code seconds} after the start. */
+  public int phaseAt(double seconds) {
+    int p = 0;
+    for (int i = 0; i < phases.size(); i++) {
+      if (phases.get(i).atSeconds() <= seconds) {
+        p = i;
+      }
+    }
+    return p;
+  }
+
+  /** Every scenario of the default suite. */
+  public static List<Scenario> suite() {
+    return List.of(fanInStepUp(), fanInStepDown(), wordCount(), subLinear());
+  }
+
+  /** The CI smoke scenario: the fan-in job from parallelism 1 at a steady rate. */
+  public static Scenario smoke() {
+    return new Scenario(
+        "fanin-steady",
+        "fan-in job (Orders 400/s -> Parse; Payments 300/s; -> Join -> Sink) from parallelism 1",
+        SampleJobs.ordersAndPayments(),
+        List.of(new Phase(0, 1)),
+        Duration.ofSeconds(60));
+  }
+
+  public static Scenario byName(String name) {
+    return java.util.stream.Stream.concat(suite().stream(), java.util.stream.Stream.of(smoke()))
+        .filter(s -> s.name().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no scenario " + name));
+  }
+
+  /** Fan-in from parallelism 1; the rate doubles at 70 s. Oracle 3/4/2, then 6/8/4. */
+  static Scenario fanInStepUp() {
+    return new Scenario(
+        "fanin-step-up",
+        "fan-in job from parallelism 1; rate x2 at 70 s",
+        SampleJobs.ordersAndPayments(),
+        List.of(new Phase(0, 1), new Phase(70, 2)),
+        Duration.ofSeconds(140));
+  }
+
+  /** Fan-in at twice the rate, started at its oracle 6/8/4; the rate halves at 40 s. */
+  static Scenario fanInStepDown() {
+    JobSpec job = SampleJobs.ordersAndPayments();
+    return new Scenario(
+        "fanin-step-down",
+        "fan-in job at x2 started at its oracle (6/8/4); rate x0.5 (back to x1) at 40 s",
+        job.withParallelism(Map.of("Parse", 6, "Join", 8, "Sink", 4)),
+        List.of(new Phase(0, 2), new Phase(40, 1)),
+        Duration.ofSeconds(130));
+  }
+
+  /**
+   * The DS2/Dhalion word count scaled to this machine: 487.5 sentences/s, FlatMap 20 ms per
+   * sentence emitting 20 words, keyed Count 1 ms per word. Loads 9.75 and 19.5: oracle 10 / 20 (the
+   * paper's optimum), from 1 / 1.
+   */
+  static Scenario wordCount() {
+    return new Scenario(
+        "wordcount",
+        "DS2/Dhalion word count (Source -> FlatMap x20 -> keyed Count) from 1/1; oracle 10/20",
+        new JobSpec(
+            "wordcount",
+            List.of(new SourceSpec("Sentences", RateSchedule.constant(487.5), 1)),
+            List.of(
+                new OperatorSpec("FlatMap", List.of("Sentences"), 20, 20, 1, false, 0),
+                new OperatorSpec("Count", List.of("FlatMap"), 1, 0, 1, true, 0))),
+        List.of(new Phase(0, 1)),
+        Duration.ofSeconds(100));
+  }
+
+  /** Cost +8 % per extra instance on Work: oracle 5, where plain DS2 goes 1 -> 4 -> 5. */
+  static Scenario subLinear() {
+    return new Scenario(
+        "sub-linear",
+        "chain with sub-linear scaling (Work cost +8 %/instance) from 1; oracle 5",
+        SampleJobs.subLinear(),
+        List.of(new Phase(0, 1)),
+        Duration.ofSeconds(130));
+  }
+}

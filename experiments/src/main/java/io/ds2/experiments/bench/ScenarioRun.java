@@ -1,0 +1,169 @@
+package io.ds2.experiments.bench;
+
+import io.ds2.controller.recording.LiveRecording;
+import io.ds2.controller.recording.Recorded;
+import io.ds2.flink.FlinkRestClient;
+import io.ds2.flink.FlinkRestException;
+import io.ds2.flink.JobSampler;
+import io.ds2.flink.JobTopology;
+import io.ds2.flink.MetricSource;
+import io.ds2.flink.RestRescaler;
+import io.ds2.flink.WindowCollector;
+import io.ds2.workloads.LocalFlinkCluster;
+import io.ds2.workloads.source.RateControl;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.flink.core.execution.JobClient;
+
+/**
+ * Runs one scenario under one controller on a fresh MiniCluster: submits the job, records it at 1
+ * Hz (a ds2 recording with the phases and every rescale as events), lets the controller act, steps
+ * the load on schedule, and returns the SASO figures computed from the recording.
+ */
+public final class ScenarioRun {
+  private static final Duration SAMPLE = Duration.ofSeconds(1);
+  private static final int SLOTS_PER_TASK_MANAGER = 12;
+
+  private ScenarioRun() {}
+
+  public static Saso.Result run(Scenario scenario, BenchController controller, Path dir)
+      throws Exception {
+    String key = "bench-" + scenario.name() + "-" + controller.name();
+    Path file = dir.resolve(scenario.name() + "__" + controller.name() + ".jsonl.gz");
+    RateControl.set(key, scenario.phases().get(0).factor());
+    Clock clock = Clock.systemUTC();
+    DecisionTimer timer = new DecisionTimer();
+    try (LocalFlinkCluster cluster = LocalFlinkCluster.start(SLOTS_PER_TASK_MANAGER)) {
+      JobClient job = cluster.submit(scenario.job().withRateControl(key));
+      String jobId = job.getJobID().toHexString();
+      FlinkRestClient rest = new FlinkRestClient(cluster.restUrl(), Duration.ofSeconds(10));
+      JobSampler sampler = new JobSampler(rest, jobId, clock);
+      JobTopology topology = awaitRunning(sampler);
+      try (LiveRecording recording =
+          LiveRecording.start(
+              file,
+              rest,
+              sampler,
+              topology,
+              SAMPLE,
+              Map.of("controller", controller.name()),
+              clock)) {
+        BenchRescaler rescaler =
+            new BenchRescaler(
+                new RestRescaler(
+                    rest, clock, WindowCollector.Sleeper.SYSTEM, Duration.ofMillis(250)),
+                recording.writer(),
+                clock);
+        Instant start = clock.instant();
+        phase(recording, scenario, 0, start);
+        AtomicReference<Throwable> failed = new AtomicReference<>();
+        Thread recorder = thread("recorder", () -> record(recording.source(), topology), failed);
+        Thread control =
+            thread(
+                controller.name(),
+                () ->
+                    controller.run(
+                        new BenchController.Context(
+                            rest, jobId, clock, recording.writer(), rescaler, timer)),
+                failed);
+        try {
+          for (int i = 1; i < scenario.phases().size(); i++) {
+            sleepUntil(start.plusMillis((long) (scenario.phases().get(i).atSeconds() * 1000)));
+            RateControl.set(key, scenario.phases().get(i).factor());
+            phase(recording, scenario, i, start);
+          }
+          sleepUntil(start.plus(scenario.length()));
+        } finally {
+          control.interrupt();
+          recorder.interrupt();
+          control.join(30_000);
+          recorder.join(30_000);
+        }
+        if (failed.get() != null) {
+          throw new IllegalStateException(
+              controller.name() + " failed: " + failed.get(), failed.get());
+        }
+      } finally {
+        job.cancel().get();
+      }
+    } finally {
+      RateControl.clear(key);
+    }
+    return Saso.compute(scenario, controller.name(), file, timer);
+  }
+
+  private static void phase(LiveRecording r, Scenario s, int i, Instant start) {
+    var details = new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode();
+    details.put("index", i).put("factor", s.phases().get(i).factor());
+    details.put("startMs", start.toEpochMilli());
+    s.oracle(i).forEach(details.putObject("oracle")::put);
+    r.writer()
+        .write(
+            new Recorded.Event(
+                Instant.now(), "phase", "load x" + s.phases().get(i).factor(), details));
+  }
+
+  private static void record(MetricSource source, JobTopology topology)
+      throws InterruptedException {
+    while (!Thread.currentThread().isInterrupted()) {
+      try {
+        source.sample(topology.graph());
+      } catch (FlinkRestException e) {
+        // A poll during a rescale may fail; the next one records the new state.
+      }
+      Thread.sleep(SAMPLE.toMillis());
+    }
+  }
+
+  private static JobTopology awaitRunning(JobSampler sampler) throws InterruptedException {
+    Instant deadline = Instant.now().plusSeconds(60);
+    while (true) {
+      try {
+        if (sampler.runningParallelism().isPresent()) {
+          return sampler.topology();
+        }
+      } catch (FlinkRestException e) {
+        if (Instant.now().isAfter(deadline)) {
+          throw e;
+        }
+      }
+      if (Instant.now().isAfter(deadline)) {
+        throw new IllegalStateException("job not RUNNING within 60 s");
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  private interface Body {
+    void run() throws Exception;
+  }
+
+  private static Thread thread(String name, Body body, AtomicReference<Throwable> failed) {
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                body.run();
+              } catch (InterruptedException e) {
+                // asked to stop
+              } catch (Throwable e) {
+                failed.compareAndSet(null, e);
+              }
+            },
+            "bench-" + name);
+    t.setDaemon(true);
+    t.start();
+    return t;
+  }
+
+  private static void sleepUntil(Instant t) throws InterruptedException {
+    long ms = Duration.between(Instant.now(), t).toMillis();
+    if (ms > 0) {
+      Thread.sleep(ms);
+    }
+  }
+}

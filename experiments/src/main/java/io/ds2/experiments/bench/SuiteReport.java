@@ -1,0 +1,73 @@
+package io.ds2.experiments.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/** Suite results: one readable line per run, and runs.json for the results page. */
+public final class SuiteReport {
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  private SuiteReport() {}
+
+  public static String row(Saso.Result r) {
+    String phases =
+        r.phases().stream()
+            .map(
+                p ->
+                    String.format(
+                        Locale.ROOT,
+                        "x%s: %d step(s), last at %.0f s, final %s vs oracle %s%s",
+                        p.factor(),
+                        p.steps(),
+                        p.settleSeconds(),
+                        p.finalParallelism(),
+                        p.oracle(),
+                        p.reachedOracle() ? "" : " (MISSED)"))
+            .collect(Collectors.joining("; "));
+    return String.format(
+        Locale.ROOT,
+        "%-16s %-10s %s | slot-s %.0f (oracle %.0f), under-provisioned %.0f s, lagging %.0f s, decisions %d (median %s us)",
+        r.scenario(),
+        r.controller(),
+        phases,
+        r.slotSeconds(),
+        r.oracleSlotSeconds(),
+        r.underProvisionedSeconds(),
+        r.laggingSeconds(),
+        r.decisions(),
+        r.decisionMedianMicros() == null
+            ? "-"
+            : String.format(Locale.ROOT, "%.0f", r.decisionMedianMicros()));
+  }
+
+  /**
+   * Merges {@code results} into {@code file} (replacing runs of the same scenario and controller).
+   */
+  public static void write(Path file, List<Saso.Result> results) throws IOException {
+    List<Saso.Result> all = new ArrayList<>(read(file));
+    all.removeIf(
+        old ->
+            results.stream()
+                .anyMatch(
+                    r ->
+                        r.scenario().equals(old.scenario())
+                            && r.controller().equals(old.controller())));
+    all.addAll(results);
+    Files.writeString(file, JSON.writeValueAsString(all) + "\n");
+  }
+
+  public static List<Saso.Result> read(Path file) throws IOException {
+    if (!Files.exists(file)) {
+      return List.of();
+    }
+    return List.of(JSON.readValue(file.toFile(), Saso.Result[].class));
+  }
+}

@@ -1,0 +1,39 @@
+package io.ds2.experiments.bench;
+
+import io.ds2.model.estimate.Estimate;
+import io.ds2.model.graph.JobGraph;
+import io.ds2.model.options.Ds2Options;
+import io.ds2.model.policy.Decision;
+import io.ds2.model.policy.DecisionPolicy;
+import java.time.Clock;
+
+/** A policy whose every decision is timed. */
+public record TimedPolicy(DecisionPolicy policy, DecisionTimer timer) implements DecisionPolicy {
+  @Override
+  public Ds2Options options() {
+    return policy.options();
+  }
+
+  @Override
+  public Clock clock() {
+    return policy.clock();
+  }
+
+  @Override
+  public Decision decide(JobGraph graph, Estimate estimate) {
+    long t = System.nanoTime();
+    Decision d = policy.decide(graph, estimate);
+    timer.add(System.nanoTime() - t);
+    return d;
+  }
+
+  @Override
+  public void rescaleApplied() {
+    policy.rescaleApplied();
+  }
+
+  @Override
+  public void rescaleNotApplied() {
+    policy.rescaleNotApplied();
+  }
+}

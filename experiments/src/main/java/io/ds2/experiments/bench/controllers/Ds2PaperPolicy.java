@@ -1,0 +1,109 @@
+package io.ds2.experiments.bench.controllers;
+
+import io.ds2.model.estimate.Estimate;
+import io.ds2.model.estimate.Reason;
+import io.ds2.model.estimate.ReasonCode;
+import io.ds2.model.estimate.VertexEstimate;
+import io.ds2.model.graph.JobGraph;
+import io.ds2.model.options.Ds2Options;
+import io.ds2.model.policy.Action;
+import io.ds2.model.policy.Decision;
+import io.ds2.model.policy.DecisionPolicy;
+import io.ds2.model.policy.VertexDecision;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The DS2 baseline: the paper's equations (the same DS2 estimate ds2 computes, ceil of in* over the
+ * true rate per instance) with the reference scaling manager's rules as we read them — ignore
+ * windows during warm-up (the collector does), act once {@code activation} consecutive windows
+ * asked for a change, then apply the latest recommendation at once (no scale-down delay, no step
+ * limits, no learned scaling curve), and ignore a vertex's scale-down by exactly one instance. The
+ * reference's target-rate ratio is not modelled: every source's demand is its measured one.
+ */
+public final class Ds2PaperPolicy implements DecisionPolicy {
+  private final Ds2Options options;
+  private final Clock clock;
+  private int windowsAsking;
+
+  public Ds2PaperPolicy(Ds2Options options, Clock clock) {
+    this.options = options;
+    this.clock = clock;
+  }
+
+  @Override
+  public Ds2Options options() {
+    return options;
+  }
+
+  @Override
+  public Clock clock() {
+    return clock;
+  }
+
+  @Override
+  public Decision decide(JobGraph graph, Estimate estimate) {
+    Map<String, Integer> target = new LinkedHashMap<>();
+    List<VertexDecision> vertices = new ArrayList<>();
+    boolean change = false;
+    for (VertexEstimate v : estimate.vertices()) {
+      int t = v.recommendedParallelism();
+      List<Reason> reasons = new ArrayList<>(v.reasons());
+      if (t == v.currentParallelism() - 1) {
+        t = v.currentParallelism();
+        reasons.add(new Reason(ReasonCode.NO_CHANGE, "DS2 ignores a scale-down by exactly one"));
+      }
+      change |= t != v.currentParallelism();
+      target.put(v.vertexId(), t);
+      vertices.add(
+          new VertexDecision(
+              v.vertexId(),
+              v.name(),
+              v.source(),
+              v.currentParallelism(),
+              v.recommendedParallelism(),
+              t,
+              reasons));
+    }
+    if (!estimate.complete() || !change) {
+      windowsAsking = 0;
+      return hold(estimate, vertices, estimate.complete() ? "no change" : "estimate incomplete");
+    }
+    windowsAsking++;
+    if (windowsAsking < options.activation()) {
+      return hold(estimate, vertices, windowsAsking + " of " + options.activation() + " windows");
+    }
+    windowsAsking = 0;
+    return new Decision(clock.instant(), estimate, vertices, new Action.Rescale(target));
+  }
+
+  private Decision hold(Estimate estimate, List<VertexDecision> vertices, String why) {
+    List<VertexDecision> held = new ArrayList<>();
+    for (VertexDecision v : vertices) {
+      held.add(
+          new VertexDecision(
+              v.vertexId(),
+              v.name(),
+              v.source(),
+              v.current(),
+              v.recommended(),
+              v.current(),
+              v.reasons()));
+    }
+    return new Decision(
+        clock.instant(), estimate, held, new Action.Hold(new Reason(ReasonCode.NO_CHANGE, why)));
+  }
+
+  @Override
+  public void rescaleApplied() {
+    windowsAsking = 0;
+  }
+
+  @Override
+  public void rescaleNotApplied() {
+    windowsAsking = 0;
+  }
+}

@@ -1,0 +1,64 @@
+package io.ds2.experiments.bench.controllers;
+
+import io.ds2.controller.loop.ControlLoop;
+import io.ds2.controller.loop.LoopListener;
+import io.ds2.controller.recording.Recorded;
+import io.ds2.controller.render.DecisionJson;
+import io.ds2.controller.render.DecisionSummary;
+import io.ds2.experiments.bench.BenchController;
+import io.ds2.experiments.bench.TimedPolicy;
+import io.ds2.flink.JobSampler;
+import io.ds2.flink.JobTopology;
+import io.ds2.flink.WindowCollector;
+import io.ds2.model.estimate.DemandScenario;
+import io.ds2.model.policy.Decision;
+import io.ds2.model.policy.DecisionPolicy;
+import java.util.function.Function;
+
+/**
+ * A controller made of ds2's loop (collector, DS2 model) and a policy: ds2's own, or a baseline's.
+ * Decisions go into the run's recording; rescales through the shared rescaler.
+ */
+public final class LoopController implements BenchController {
+  private final String name;
+  private final Function<java.time.Clock, DecisionPolicy> policy;
+
+  public LoopController(String name, Function<java.time.Clock, DecisionPolicy> policy) {
+    this.name = name;
+    this.policy = policy;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public void run(Context c) throws Exception {
+    DecisionPolicy timed = new TimedPolicy(policy.apply(c.clock()), c.timer());
+    ControlLoop loop =
+        new ControlLoop(
+            new JobSampler(c.rest(), c.jobId(), c.clock()),
+            timed,
+            c.rescaler()::rescale,
+            ControlLoop.Mode.ACT,
+            DemandScenario.measured(),
+            new DecisionRecorder(c),
+            WindowCollector.Sleeper.SYSTEM);
+    loop.run(() -> !Thread.currentThread().isInterrupted(), Long.MAX_VALUE);
+  }
+
+  /** Writes each decision into the run's recording (rescales are written by the rescaler). */
+  private record DecisionRecorder(Context c) implements LoopListener {
+    @Override
+    public void decided(JobTopology t, Decision d, ControlLoop.Mode mode) {
+      c.recording()
+          .write(
+              new Recorded.Event(
+                  d.time(),
+                  "decision",
+                  DecisionSummary.decision(d, mode),
+                  DecisionJson.decision(t, d, mode)));
+    }
+  }
+}

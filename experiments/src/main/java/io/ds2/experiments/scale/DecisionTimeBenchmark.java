@@ -1,0 +1,135 @@
+package io.ds2.experiments.scale;
+
+import io.ds2.model.estimate.DemandScenario;
+import io.ds2.model.estimate.Ds2Model;
+import io.ds2.model.estimate.Estimate;
+import io.ds2.model.graph.Edge;
+import io.ds2.model.graph.JobGraph;
+import io.ds2.model.graph.Vertex;
+import io.ds2.model.options.Ds2Options;
+import io.ds2.model.policy.ScalingPolicy;
+import io.ds2.model.window.JobSample;
+import io.ds2.model.window.ObservationWindow;
+import io.ds2.model.window.SubtaskSample;
+import io.ds2.model.window.VertexSample;
+import io.ds2.model.window.WindowBuilder;
+import io.ds2.model.window.WindowResult;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+
+/**
+ * Wall time of one decision of ds2's loop for graphs of growing size, without I/O: building the
+ * window from raw per-subtask samples, the DS2 estimate, and the policy's decision. Each vertex has
+ * parallelism 4; sources are every tenth vertex, every operator reads its predecessor and every
+ * third one also the vertex two back (fan-in).
+ */
+public final class DecisionTimeBenchmark {
+  private static final int PARALLELISM = 4;
+  private static final Instant T0 = Instant.parse("2026-11-01T00:00:00Z");
+
+  /** Median and 99th percentile in microseconds, per stage and in total. */
+  public record Result(
+      int vertices,
+      int iterations,
+      double windowMedianMicros,
+      double estimateMedianMicros,
+      double decideMedianMicros,
+      double totalMedianMicros,
+      double totalP99Micros) {}
+
+  private DecisionTimeBenchmark() {}
+
+  public static Result run(int vertices, int iterations) {
+    JobGraph graph = graph(vertices);
+    List<JobSample> samples = List.of(sample(graph, 0), sample(graph, 30));
+    WindowBuilder builder = new WindowBuilder(Duration.ofSeconds(10), Duration.ZERO);
+    Ds2Options options = Ds2Options.defaults();
+    ScalingPolicy policy =
+        new ScalingPolicy(options, Clock.fixed(T0.plusSeconds(30), ZoneOffset.UTC));
+    long[] window = new long[iterations];
+    long[] estimate = new long[iterations];
+    long[] decide = new long[iterations];
+    for (int round = 0; round < 2; round++) { // the first round warms the JIT up
+      for (int i = 0; i < iterations; i++) {
+        long t0 = System.nanoTime();
+        ObservationWindow w = ((WindowResult.Ready) builder.build(graph, samples)).window();
+        long t1 = System.nanoTime();
+        Estimate e = Ds2Model.estimateFor(graph, w, DemandScenario.measured(), options);
+        long t2 = System.nanoTime();
+        policy.decide(graph, e);
+        long t3 = System.nanoTime();
+        window[i] = t1 - t0;
+        estimate[i] = t2 - t1;
+        decide[i] = t3 - t2;
+      }
+    }
+    long[] total = new long[iterations];
+    for (int i = 0; i < iterations; i++) {
+      total[i] = window[i] + estimate[i] + decide[i];
+    }
+    return new Result(
+        vertices,
+        iterations,
+        percentile(window, 0.5),
+        percentile(estimate, 0.5),
+        percentile(decide, 0.5),
+        percentile(total, 0.5),
+        percentile(total, 0.99));
+  }
+
+  private static double percentile(long[] nanos, double q) {
+    long[] sorted = nanos.clone();
+    Arrays.sort(sorted);
+    return sorted[Math.min(sorted.length - 1, (int) (q * sorted.length))] / 1000.0;
+  }
+
+  static JobGraph graph(int n) {
+    List<Vertex> vertices = new ArrayList<>();
+    List<Edge> edges = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      boolean source = i % 10 == 0;
+      vertices.add(new Vertex("v" + i, source ? "Source: " + i : "Op " + i, 720));
+      if (!source) {
+        edges.add(new Edge("v" + (i - 1), "v" + i, i % 2 == 0 ? "HASH" : "REBALANCE"));
+        if (i % 3 == 0 && i >= 2 && (i - 2) % 10 != 9) {
+          edges.add(new Edge("v" + (i - 2), "v" + i, "REBALANCE"));
+        }
+      }
+    }
+    return JobGraph.of(vertices, edges);
+  }
+
+  /** Cumulative counters at {@code seconds}: 100 records/s in and out per subtask, 40 % busy. */
+  static JobSample sample(JobGraph graph, int seconds) {
+    Map<String, VertexSample> vs = new LinkedHashMap<>();
+    for (Vertex v : graph.topologicalOrder()) {
+      boolean source = graph.isSource(v.id());
+      List<SubtaskSample> subtasks = new ArrayList<>();
+      for (int i = 0; i < PARALLELISM; i++) {
+        double records = 100.0 * seconds;
+        subtasks.add(
+            SubtaskSample.of(
+                i, source ? 0 : records, records, seconds * 400.0, seconds * 600.0, 0));
+      }
+      vs.put(
+          v.id(),
+          new VertexSample(
+              v.id(),
+              "RUNNING",
+              PARALLELISM,
+              subtasks,
+              source ? OptionalDouble.of(0) : OptionalDouble.empty()));
+    }
+    return new JobSample(
+        T0.plusSeconds(seconds), "RUNNING", T0.minusSeconds(600), OptionalLong.of(0), vs);
+  }
+}

@@ -1,0 +1,26 @@
+package io.ds2.model.policy;
+
+import io.ds2.model.estimate.Estimate;
+import io.ds2.model.graph.JobGraph;
+import io.ds2.model.options.Ds2Options;
+import java.time.Clock;
+
+/**
+ * Turns each clean window's estimate into a decision, and learns what became of the rescales it
+ * asked for. {@link ScalingPolicy} is ds2's; benchmarks plug in baselines (e.g. DS2's own rules).
+ */
+public interface DecisionPolicy {
+  /** Windows, warm-up and timeouts the loop collects and acts with. */
+  Ds2Options options();
+
+  /** The time base of every decision; the loop's window collector runs on it too. */
+  Clock clock();
+
+  Decision decide(JobGraph graph, Estimate estimate);
+
+  /** The job now runs at the requested parallelism. */
+  void rescaleApplied();
+
+  /** Flink did not apply the rescale (e.g. too few slots). */
+  void rescaleNotApplied();
+}
