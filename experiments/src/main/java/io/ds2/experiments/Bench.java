@@ -267,13 +267,14 @@ public final class Bench implements Runnable {
     public Integer call() throws Exception {
       List<FleetBenchmark.Result> results = new ArrayList<>();
       System.out.printf(
-          "%-6s %10s %10s %10s %9s %9s %11s %9s %10s %9s %8s%n",
+          "%-6s %10s %10s %10s %9s %9s %8s %11s %9s %10s %9s %8s%n",
           "JOBS",
           "DECISIONS",
           "LOOP p50 s",
           "LOOP p99 s",
           "RESCALES",
           "AT ORACLE",
+          "RETRIES",
           "REST CALL/s",
           "CPU cores",
           "PEAK HEAP",
@@ -284,13 +285,14 @@ public final class Bench implements Runnable {
         results.add(r);
         System.out.printf(
             Locale.ROOT,
-            "%-6d %10d %10.1f %10.1f %9d %9d %11.0f %9.2f %9.0fM %8.0fM %8d%n",
+            "%-6d %10d %10.1f %10.1f %9d %9d %8d %11.0f %9.2f %9.0fM %8.0fM %8d%n",
             n,
             r.decisions(),
             r.loopMedianSeconds(),
             r.loopP99Seconds(),
             r.rescales(),
             r.jobsAtOracle(),
+            r.retriedFailures(),
             r.restCallsPerSecond(),
             r.cpuCoresUsed(),
             r.peakHeapMiB(),

@@ -45,6 +45,7 @@ public final class FleetBenchmark {
       double loopP99Seconds,
       long rescales,
       int jobsAtOracle,
+      long retriedFailures,
       double restCallsPerSecond,
       double cpuCoresUsed,
       double peakHeapMiB,
@@ -67,7 +68,7 @@ public final class FleetBenchmark {
     int atOracle;
     int threadCount;
     long requests;
-    try (SimulatedFlink flink = new SimulatedFlink(4)) {
+    try (SimulatedFlink flink = new SimulatedFlink(8)) {
       FlinkRestClient client = new FlinkRestClient(flink.url(), Duration.ofSeconds(30));
       for (int i = 0; i < jobs; i++) {
         String id = String.format("%032x", i + 1);
@@ -132,6 +133,7 @@ public final class FleetBenchmark {
       }
     }
     Collections.sort(intervals);
+    long problems = Counting.PROBLEMS.getAndSet(0);
     System.gc();
     long after = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     return new Result(
@@ -144,6 +146,7 @@ public final class FleetBenchmark {
             : intervals.get(Math.min(intervals.size() - 1, (int) (intervals.size() * 0.99))),
         rescales.get(),
         atOracle,
+        problems,
         requests / seconds,
         cpu,
         peak / 1048576.0,
@@ -182,6 +185,14 @@ public final class FleetBenchmark {
   /** Counts decisions (with their times) and applied rescales. */
   private record Counting(List<Long> times, AtomicLong decisions, AtomicLong rescales)
       implements LoopListener {
+    static final AtomicLong PROBLEMS = new AtomicLong();
+
+    /** A REST call failed or timed out; the loop retries it after a window. */
+    @Override
+    public void problem(String message) {
+      PROBLEMS.incrementAndGet();
+    }
+
     @Override
     public void decided(JobTopology t, Decision d, ControlLoop.Mode mode) {
       times.add(System.nanoTime());

@@ -41,6 +41,11 @@ final class SimulatedFlink implements AutoCloseable {
   private final AtomicLong requests = new AtomicLong();
 
   SimulatedFlink(int threads) throws IOException {
+    // Keep connections open like Flink's Netty server does: the JDK server's defaults (200 idle
+    // connections, closed after 30 s) drop connections the client still pools, which then fail
+    // as "unexpected end of stream" (ds2's client does not retry a request blindly).
+    System.setProperty("sun.net.httpserver.maxIdleConnections", "10000");
+    System.setProperty("sun.net.httpserver.idleInterval", "600");
     this.server =
         HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 512);
     this.threads = Executors.newFixedThreadPool(threads);

@@ -110,7 +110,10 @@ public record Ds2Options(
               "Scale-downs by less than this fraction of the current"
                   + " parallelism are ignored; needed scale-ups never are."),
           spec(
-              MAX_STEP_UP, "10", "Largest factor one rescale may raise a vertex's parallelism by."),
+              MAX_STEP_UP,
+              "32",
+              "Largest factor one rescale may raise a vertex's parallelism by (a guard against a"
+                  + " wild measurement; DS2's word count rightly goes from 1 to 20)."),
           spec(
               MAX_STEP_DOWN,
               "2",
