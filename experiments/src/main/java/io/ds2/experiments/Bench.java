@@ -33,6 +33,7 @@ import picocli.CommandLine.Option;
       Bench.Suite.class,
       Bench.Decide.class,
       Bench.Fleet.class,
+      Bench.Calibrate.class,
       Bench.Results.class
     },
     description = "Benchmarks of ds2; each writes its data as JSON for experiments/results/.")
@@ -300,6 +301,29 @@ public final class Bench implements Runnable {
             r.threads());
       }
       writeResults(out, "fleet", results, FleetBenchmark.OPTIONS.toString());
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "calibrate",
+      mixinStandardHelpOptions = true,
+      description = "Check the controlled cost on this machine: 1 ms per record at 500 records/s.")
+  static final class Calibrate implements Callable<Integer> {
+    @Option(names = "--out", description = "Write the result as JSON here.")
+    Path out;
+
+    @Override
+    public Integer call() throws Exception {
+      var r = io.ds2.experiments.bench.Calibration.run();
+      System.out.printf(
+          Locale.ROOT,
+          "cost 1 ms/record at %.1f records/s: busy %.1f ms/s (expected 500), true rate %.1f records/s"
+              + " per instance (expected 1000)%n",
+          r.inputRate(),
+          r.busyMsPerSecond(),
+          r.trueRatePerInstance());
+      writeResults(out, "calibration", List.of(r), null);
       return 0;
     }
   }

@@ -29,6 +29,7 @@ final class ResultsPage {
         commands wrote on the reference machine (2 cores, Java 17, Flink 1.20.3 MiniCluster):
 
         ```bash
+        bin/ds2-bench calibrate --out experiments/results/calibration.json
         bin/ds2-bench suite                         # every scenario x ds2, ds2-paper, flink-as-1.10-matched (~27 min)
         bin/ds2-bench suite --scenarios fanin-step-up --controllers flink-as-1.10   # its defaults, once
         bin/ds2-bench decide --out experiments/results/decide-benchmark.json
@@ -39,11 +40,33 @@ final class ResultsPage {
         ```
 
         """);
+    calibration(md, results.resolve("calibration.json"));
     suite(md, results.resolve("suite"));
     decide(md, results.resolve("decide-benchmark.json"));
     fleet(md, results.resolve("fleet-benchmark.json"));
     replay(md, results);
     return md.toString();
+  }
+
+  private static void calibration(StringBuilder md, Path file) throws IOException {
+    if (!Files.exists(file)) {
+      return;
+    }
+    JsonNode r = JSON.readTree(file.toFile()).get("results").get(0);
+    md.append(
+        fmt(
+            """
+            ## Calibration
+
+            The controlled cost on this machine (`bin/ds2-bench calibrate`): one operator costing
+            1 ms per record, fed %.1f records/s, was busy %.1f ms per second (expected 500) and
+            showed a true processing rate of %.1f records/s per instance (expected 1,000) over a
+            20 s window. The oracles below assume exactly this.
+
+            """,
+            r.get("inputRate").asDouble(),
+            r.get("busyMsPerSecond").asDouble(),
+            r.get("trueRatePerInstance").asDouble()));
   }
 
   private static void suite(StringBuilder md, Path dir) throws IOException {
