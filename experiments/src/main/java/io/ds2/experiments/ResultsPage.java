@@ -32,6 +32,7 @@ final class ResultsPage {
         bin/ds2-bench calibrate --out experiments/results/calibration.json
         bin/ds2-bench suite                         # every scenario x ds2, ds2-paper, flink-as-1.10-matched (~27 min)
         bin/ds2-bench suite --scenarios fanin-step-up --controllers flink-as-1.10   # its defaults, once
+        bin/ds2-bench suite --scenarios fanin-ramp,fanin-spike                      # stress variants (~18 min)
         bin/ds2-bench decide --out experiments/results/decide-benchmark.json
         bin/ds2-bench fleet --out experiments/results/fleet-benchmark.json
         bin/ds2-bench replay --out experiments/results/replay-benchmark.json
@@ -113,6 +114,7 @@ final class ResultsPage {
     md.append("|---|---|---|---|---|---|---|---|\n");
     List<String> order = new ArrayList<>();
     Scenario.suite().forEach(s -> order.add(s.name()));
+    Scenario.stress().forEach(s -> order.add(s.name()));
     runs.stream()
         .map(Saso.Result::scenario)
         .filter(n -> !order.contains(n))
@@ -213,7 +215,9 @@ final class ResultsPage {
         ignoring scale-downs of exactly one instance, may stop above the oracle).
         """);
     md.append("\nScenarios:\n");
-    for (Scenario s : Scenario.suite()) {
+    for (Scenario s :
+        java.util.stream.Stream.concat(Scenario.suite().stream(), Scenario.stress().stream())
+            .toList()) {
       md.append("- **")
           .append(s.name())
           .append("**: ")

@@ -17,8 +17,15 @@ import java.util.Map;
 public record Scenario(
     String name, String description, JobSpec job, List<Phase> phases, Duration length) {
 
-  /** From {@code atSeconds} on, the sources run at {@code factor} times their base rate. */
-  public record Phase(double atSeconds, double factor) {}
+  /**
+   * From {@code atSeconds} on, the sources run at {@code factor} times their base rate, reached
+   * linearly over {@code rampSeconds} (0: a step).
+   */
+  public record Phase(double atSeconds, double factor, double rampSeconds) {
+    public Phase(double atSeconds, double factor) {
+      this(atSeconds, factor, 0);
+    }
+  }
 
   /** The oracle (operator vertex name to parallelism) of phase {@code i}. */
   public Map<String, Integer> oracle(int i) {
@@ -41,6 +48,11 @@ public record Scenario(
     return List.of(fanInStepUp(), fanInStepDown(), wordCount(), subLinear());
   }
 
+  /** Stress variants run on their own ({@code --scenarios fanin-ramp,fanin-spike}). */
+  public static List<Scenario> stress() {
+    return List.of(fanInRamp(), fanInSpike());
+  }
+
   /** The CI smoke scenario: the fan-in job from parallelism 1 at a steady rate. */
   public static Scenario smoke() {
     return new Scenario(
@@ -52,7 +64,8 @@ public record Scenario(
   }
 
   public static Scenario byName(String name) {
-    return java.util.stream.Stream.concat(suite().stream(), java.util.stream.Stream.of(smoke()))
+    return java.util.stream.Stream.of(suite(), stress(), List.of(smoke()))
+        .flatMap(List::stream)
         .filter(s -> s.name().equals(name))
         .findFirst()
         .orElseThrow(() -> new IllegalArgumentException("no scenario " + name));
@@ -77,6 +90,30 @@ public record Scenario(
         job.withParallelism(Map.of("Parse", 6, "Join", 8, "Sink", 4)),
         List.of(new Phase(0, 2), new Phase(40, 1)),
         Duration.ofSeconds(130));
+  }
+
+  /** Fan-in started at its oracle; the rate ramps from x1 to x2 over 60 s from 30 s on. */
+  static Scenario fanInRamp() {
+    return new Scenario(
+        "fanin-ramp",
+        "fan-in job started at its oracle (3/4/2); rate ramps x1 -> x2 over 60 s from 30 s",
+        SampleJobs.ordersAndPayments().withParallelism(Map.of("Parse", 3, "Join", 4, "Sink", 2)),
+        List.of(new Phase(0, 1), new Phase(30, 2, 60)),
+        Duration.ofSeconds(150));
+  }
+
+  /**
+   * Fan-in started at its oracle; the rate doubles for 60 s (from 40 s to 100 s). The protocol asks
+   * that a spike shorter than the settling time not be followed; with activation 1 and 10 s windows
+   * every controller here follows it, by design of the matched settings.
+   */
+  static Scenario fanInSpike() {
+    return new Scenario(
+        "fanin-spike",
+        "fan-in job started at its oracle (3/4/2); rate x2 for 60 s (40-100 s), then x1",
+        SampleJobs.ordersAndPayments().withParallelism(Map.of("Parse", 3, "Join", 4, "Sink", 2)),
+        List.of(new Phase(0, 1), new Phase(40, 2), new Phase(100, 1)),
+        Duration.ofSeconds(180));
   }
 
   /**

@@ -72,9 +72,15 @@ public final class ScenarioRun {
                 failed);
         try {
           for (int i = 1; i < scenario.phases().size(); i++) {
-            sleepUntil(start.plusMillis((long) (scenario.phases().get(i).atSeconds() * 1000)));
-            RateControl.set(key, scenario.phases().get(i).factor());
+            Scenario.Phase p = scenario.phases().get(i);
+            sleepUntil(start.plusMillis((long) (p.atSeconds() * 1000)));
             phase(recording, scenario, i, start);
+            double from = scenario.phases().get(i - 1).factor();
+            for (int s = 1; s < p.rampSeconds(); s++) { // a ramp: one small step per second
+              RateControl.set(key, from + (p.factor() - from) * s / p.rampSeconds());
+              sleepUntil(start.plusMillis((long) ((p.atSeconds() + s) * 1000)));
+            }
+            RateControl.set(key, p.factor());
           }
           sleepUntil(start.plus(scenario.length()));
         } finally {
