@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 import java.util.StringJoiner;
 import java.util.TreeMap;
 
@@ -21,7 +20,6 @@ import java.util.TreeMap;
  * apply the request, so only that verification counts.
  */
 public final class RestRescaler {
-  private static final Set<String> TERMINAL = Set.of("FAILED", "CANCELED", "FINISHED", "SUSPENDED");
   private final FlinkRestClient client;
   private final Clock clock;
   private final WindowCollector.Sleeper sleeper;
@@ -88,7 +86,7 @@ public final class RestRescaler {
     while (true) {
       d = client.get("/jobs/" + jobId, JobDetails.class);
       Instant seen = clock.instant();
-      if (TERMINAL.contains(d.state())) {
+      if (JobStates.TERMINAL.contains(d.state())) {
         return new RescaleOutcome.Failed(
             "job " + jobId + " became " + d.state() + " while rescaling");
       }

@@ -13,14 +13,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Polls a job until a clean observation window is complete. Restarts, non-running states and
  * missing metrics drop what was collected and start over; terminal job states end the wait.
  */
 public final class WindowCollector {
-  private static final Set<String> TERMINAL = Set.of("FAILED", "CANCELED", "FINISHED", "SUSPENDED");
 
   /** Told about progress while a window fills; all calls come from the collecting thread. */
   public interface Listener {
@@ -87,7 +85,7 @@ public final class WindowCollector {
     String lastProblem = "no samples yet";
     while (true) {
       JobSample s = sampler.sample(graph);
-      if (TERMINAL.contains(s.jobState())) {
+      if (JobStates.TERMINAL.contains(s.jobState())) {
         throw new FlinkRestException(
             Kind.JOB_NOT_RUNNING, "job became " + s.jobState() + " while collecting metrics");
       }

@@ -4,6 +4,7 @@ import io.ds2.controller.recording.LiveRecording;
 import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.FlinkRestException;
 import io.ds2.flink.JobSampler;
+import io.ds2.flink.JobStates;
 import io.ds2.flink.JobTopology;
 import io.ds2.flink.MetricSource;
 import io.ds2.model.graph.JobGraph;
@@ -17,7 +18,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -34,7 +34,6 @@ import picocli.CommandLine.Option;
       "the job; Ctrl-C / SIGTERM / --duration end it with a valid file."
     })
 final class RecordCommand implements Callable<Integer> {
-  private static final Set<String> TERMINAL = Set.of("FAILED", "CANCELED", "FINISHED", "SUSPENDED");
 
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
@@ -124,7 +123,7 @@ final class RecordCommand implements Callable<Integer> {
       try {
         JobSample s = source.sample(graph);
         polls++;
-        if (TERMINAL.contains(s.jobState())) {
+        if (JobStates.TERMINAL.contains(s.jobState())) {
           progress.note("job became " + s.jobState() + "; the recording ends here");
           break;
         }

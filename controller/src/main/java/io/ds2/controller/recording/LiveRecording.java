@@ -22,9 +22,10 @@ public final class LiveRecording implements AutoCloseable {
   private final RecordingMetricSource source;
   private final RecordingListener listener;
 
-  private LiveRecording(RecordingWriter writer, MetricSource live, Clock clock) {
+  private LiveRecording(
+      RecordingWriter writer, MetricSource live, JobTopology topology, Clock clock) {
     this.writer = writer;
-    this.source = new RecordingMetricSource(live, writer);
+    this.source = new RecordingMetricSource(live, topology, writer);
     this.listener = new RecordingListener(writer, clock);
   }
 
@@ -62,7 +63,7 @@ public final class LiveRecording implements AutoCloseable {
             flinkVersion(client),
             interval,
             config));
-    return new LiveRecording(writer, live, clock);
+    return new LiveRecording(writer, live, topology, clock);
   }
 
   /** Flink's version from {@code GET /config}, if it says. */

@@ -21,8 +21,12 @@ public final class RecordingMetricSource implements MetricSource {
   private Optional<Recorded.Topology> written = Optional.empty();
   private Optional<Instant> runningSince = Optional.empty();
 
-  public RecordingMetricSource(MetricSource live, RecordingWriter writer) {
+  /**
+   * @param topology the job's topology as the caller just read it (so it is not read twice)
+   */
+  public RecordingMetricSource(MetricSource live, JobTopology topology, RecordingWriter writer) {
     this.live = live;
+    this.current = topology;
     this.writer = writer;
   }
 
@@ -40,9 +44,6 @@ public final class RecordingMetricSource implements MetricSource {
   @Override
   public JobSample sample(JobGraph graph) {
     JobSample s = live.sample(graph);
-    if (current == null) {
-      topology();
-    }
     if ("RUNNING".equals(s.jobState())) {
       Map<String, Integer> parallelism = new LinkedHashMap<>();
       s.vertices().values().forEach(v -> parallelism.put(v.vertexId(), v.parallelism()));
