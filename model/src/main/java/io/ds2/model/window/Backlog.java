@@ -3,7 +3,9 @@ package io.ds2.model.window;
 import java.util.OptionalDouble;
 
 /**
- * A source's backlog ({@code pendingRecords}) over a window.
+ * A source's backlog ({@code pendingRecords}) over a window, in the source vertex's output records:
+ * where the vertex counts records read and emits a different number (a filter chained to the
+ * source), unread records are converted by its measured output per read record.
  *
  * @param pendingAtEnd records waiting at the end of the window
  * @param growthPerSecond least-squares slope of the backlog (negative while catching up)

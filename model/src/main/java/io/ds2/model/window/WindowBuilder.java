@@ -232,18 +232,21 @@ public final class WindowBuilder {
     SimpleRegression arrived = new SimpleRegression();
     List<double[]> arrivals = new ArrayList<>();
     VertexSample first = start.vertices().get(id);
+    double perRead = outputPerRecordRead(first, points.get(points.size() - 1).vertices().get(id));
+    Counter read = perRead == 1 ? Counter.RECORDS_OUT : Counter.RECORDS_IN;
     double last = 0;
     for (JobSample p : points) {
       VertexSample v = p.vertices().get(id);
-      OptionalDouble out = sumOf(v.subtasks(), Counter.RECORDS_OUT);
-      if (v.pendingRecords().isEmpty() || out.isEmpty()) {
+      OptionalDouble done = sumOf(v.subtasks(), read);
+      if (v.pendingRecords().isEmpty() || done.isEmpty()) {
         continue;
       }
       double t = TaskClock.between(first, v, pollSeconds(start, p)).seconds();
-      last = v.pendingRecords().getAsDouble();
+      last = v.pendingRecords().getAsDouble() * perRead;
       pending.addData(t, last);
-      arrived.addData(t, last + out.getAsDouble());
-      arrivals.add(new double[] {t, last + out.getAsDouble()});
+      double total = last + done.getAsDouble() * perRead;
+      arrived.addData(t, total);
+      arrivals.add(new double[] {t, total});
     }
     if (pending.getN() < 2) {
       return Optional.empty();
@@ -260,6 +263,25 @@ public final class WindowBuilder {
             lastT - firstT,
             slope(arrivals.stream().filter(a -> a[0] <= middle).toList()),
             slope(arrivals.stream().filter(a -> a[0] >= middle).toList())));
+  }
+
+  /**
+   * {@code pendingRecords} counts records the source has not read yet. Where the source vertex
+   * counts the records it reads and emits a different number (a filter or flat map chained to the
+   * source), demand in the vertex's output records is the read rate times output per read record,
+   * measured over the window; otherwise 1 (the output counter stands in for reads).
+   */
+  private static double outputPerRecordRead(VertexSample from, VertexSample to) {
+    OptionalDouble in0 = sumOf(from.subtasks(), Counter.RECORDS_IN);
+    OptionalDouble in1 = sumOf(to.subtasks(), Counter.RECORDS_IN);
+    OptionalDouble out0 = sumOf(from.subtasks(), Counter.RECORDS_OUT);
+    OptionalDouble out1 = sumOf(to.subtasks(), Counter.RECORDS_OUT);
+    if (in0.isEmpty() || in1.isEmpty() || out0.isEmpty() || out1.isEmpty()) {
+      return 1;
+    }
+    double read = in1.getAsDouble() - in0.getAsDouble();
+    double emitted = out1.getAsDouble() - out0.getAsDouble();
+    return read > 0 && emitted >= 0 ? emitted / read : 1;
   }
 
   /** Least-squares slope of (t, value) pairs, if there are enough of them to mean something. */

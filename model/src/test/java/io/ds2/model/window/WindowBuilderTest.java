@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ds2.model.graph.Edge;
 import io.ds2.model.graph.JobGraph;
 import io.ds2.model.graph.Vertex;
+import io.ds2.model.window.SubtaskSample.Counter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -81,6 +82,35 @@ class WindowBuilderTest {
     assertEquals(50, b.growthPerSecond(), 1e-9);
     assertEquals(150, b.arrivalRate(), 1e-9);
     assertEquals(4, b.points());
+  }
+
+  @Test
+  void aFilterChainedToTheSourceTurnsReadDemandIntoOutputDemand() {
+    // The source reads 125/s and emits 100/s (a chained filter keeps 80 %); its backlog of unread
+    // records grows 50/s. Downstream sees 80 % of (125 + 50) = 140 records/s of demand.
+    List<JobSample> samples = new ArrayList<>();
+    for (JobSample js : polls(22, 1)) {
+      double at = js.vertices().get("s").subtasks().get(0).get(Counter.RECORDS_OUT).getAsDouble();
+      Map<String, VertexSample> v = new LinkedHashMap<>(js.vertices());
+      v.put(
+          "s",
+          new VertexSample(
+              "s",
+              "RUNNING",
+              1,
+              List.of(SubtaskSample.of(0, 1.25 * at, at, 0, 10 * at, 0)),
+              OptionalDouble.of(0.5 * at)));
+      samples.add(new JobSample(js.time(), "RUNNING", js.runningSince(), js.restarts(), v));
+    }
+    Backlog b =
+        assertInstanceOf(WindowResult.Ready.class, builder.build(GRAPH, samples))
+            .window()
+            .vertex("s")
+            .orElseThrow()
+            .backlog()
+            .orElseThrow();
+    assertEquals(140, b.arrivalRate(), 1e-9);
+    assertEquals(40, b.growthPerSecond(), 1e-9);
   }
 
   @Test
