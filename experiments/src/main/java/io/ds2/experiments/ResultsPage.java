@@ -2,16 +2,11 @@ package io.ds2.experiments;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.ds2.experiments.bench.Saso;
-import io.ds2.experiments.bench.Scenario;
-import io.ds2.experiments.bench.SuiteReport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Collectors;
 
 /** Renders experiments/RESULTS.md from the data the benchmarks wrote to experiments/results/. */
 final class ResultsPage {
@@ -42,7 +37,7 @@ final class ResultsPage {
 
         """);
     calibration(md, results.resolve("calibration.json"));
-    suite(md, results.resolve("suite"));
+    SuiteSection.render(md, results.resolve("suite"));
     decide(md, results.resolve("decide-benchmark.json"));
     fleet(md, results.resolve("fleet-benchmark.json"));
     replay(md, results);
@@ -68,201 +63,6 @@ final class ResultsPage {
             r.get("inputRate").asDouble(),
             r.get("busyMsPerSecond").asDouble(),
             r.get("trueRatePerInstance").asDouble()));
-  }
-
-  private static void suite(StringBuilder md, Path dir) throws IOException {
-    List<Saso.Result> runs = SuiteReport.read(dir.resolve("runs.json"));
-    md.append(
-        """
-        ## Autoscaling side by side (SASO)
-
-        Each run: a fresh MiniCluster (2 TaskManagers x 12 slots, adaptive scheduler, 1 s metric
-        refresh), one job with controlled per-record costs (sleep with a cost-debt accumulator,
-        so capacity scales linearly on 2 cores) and so a closed-form oracle, one controller, load
-        phases stepped on a wall-clock schedule, a 1 Hz ds2 recording of the job with every
-        rescale as an event (`results/suite/*.jsonl.gz`), a CSV of parallelism against the oracle
-        per second and a plot (`*.csv`, `*.png`). Every controller rescales through the same REST
-        rescale (all vertices, verified). Controllers:
-        - **ds2**: this project, with matched settings (10 s windows after a 5 s warm-up,
-          activation 1, scale-down delay 30 s; otherwise its defaults).
-        - **ds2-paper**: the DS2 paper's equations (the same estimate) with the reference scaling
-          manager's rules: act once `activation` windows ask, apply the latest recommendation at
-          once, ignore a scale-down by exactly one; no delay, no step limits, no learned curve.
-        - **flink-as-1.10-matched**: the Flink Kubernetes Operator's autoscaler, the library
-          `flink-autoscaler:1.10.0` itself, driven through its own interfaces (REST collector,
-          evaluator, executor, in-memory state) in a child JVM, every 2 s, with metrics window 10 s,
-          stabilization 5 s, target utilization 1.0 (boundary 0.1), scale-down interval 30 s,
-          catch-up 0, restart time 5 s.
-        - **flink-as-1.10**: the same library with its defaults (5 min stabilization, 15 min
-          window) every 10 s.
-        - **oracle**: the static optimum; its slot-seconds are given in every row.
-
-        Columns: *steps* = applied rescales per load phase; *last* = seconds from the phase start to
-        its last rescale; *final* = parallelism of the operators at the end of the phase (bold when
-        it is the oracle); *slot-s* = slot-seconds with slot sharing (the widest vertex), against
-        the static oracle's; *under* = seconds any operator ran below its oracle; *decide* = median
-        wall time of one decision (for the Flink autoscaler: one `scale()` call, which includes its
-        REST metric collection).
-
-        """);
-    if (runs.isEmpty()) {
-      md.append("No suite results yet.\n\n");
-      return;
-    }
-    md.append(
-        "| scenario | controller | steps | last (s) | final vs oracle | slot-s (oracle) | under (s) | decide |\n");
-    md.append("|---|---|---|---|---|---|---|---|\n");
-    List<String> order = new ArrayList<>();
-    Scenario.suite().forEach(s -> order.add(s.name()));
-    Scenario.stress().forEach(s -> order.add(s.name()));
-    runs.stream()
-        .map(Saso.Result::scenario)
-        .filter(n -> !order.contains(n))
-        .distinct()
-        .forEach(order::add);
-    List<String> controllers =
-        List.of("ds2", "ds2-paper", "flink-as-1.10-matched", "flink-as-1.10");
-    runs =
-        runs.stream()
-            .sorted(
-                java.util.Comparator.comparingInt(
-                    (Saso.Result r) ->
-                        controllers.indexOf(r.controller()) < 0
-                            ? 99
-                            : controllers.indexOf(r.controller())))
-            .toList();
-    for (String scenario : order) {
-      for (Saso.Result r : runs) {
-        if (!r.scenario().equals(scenario)) {
-          continue;
-        }
-        md.append("| ")
-            .append(r.scenario())
-            .append(" | ")
-            .append(r.controller())
-            .append(" | ")
-            .append(
-                r.phases().stream()
-                    .map(p -> String.valueOf(p.steps()))
-                    .collect(Collectors.joining(" / ")))
-            .append(" | ")
-            .append(
-                r.phases().stream()
-                    .map(p -> p.steps() == 0 ? "-" : fmt("%.0f", p.settleSeconds()))
-                    .collect(Collectors.joining(" / ")))
-            .append(" | ")
-            .append(
-                r.phases().stream()
-                    .map(ResultsPage::finalVsOracle)
-                    .collect(Collectors.joining("; ")))
-            .append(" | ")
-            .append(fmt("%.0f (%.0f)", r.slotSeconds(), r.oracleSlotSeconds()))
-            .append(" | ")
-            .append(fmt("%.0f", r.underProvisionedSeconds()))
-            .append(" | ")
-            .append(
-                r.decisionMedianMicros() == null
-                    ? "-"
-                    : fmt("%.2f ms", r.decisionMedianMicros() / 1000))
-            .append(" |\n");
-      }
-    }
-    md.append("\nWhere ds2 is not ahead of a peer on steps or slot-seconds:\n\n");
-    boolean any = false;
-    for (Saso.Result ours : runs) {
-      if (!ours.controller().equals("ds2")) {
-        continue;
-      }
-      for (Saso.Result peer : runs) {
-        if (!peer.scenario().equals(ours.scenario()) || peer.controller().equals("ds2")) {
-          continue;
-        }
-        List<String> behind = new ArrayList<>();
-        if (ours.steps() > peer.steps()) {
-          behind.add(fmt("%d steps vs %d", ours.steps(), peer.steps()));
-        }
-        if (ours.slotSeconds() > peer.slotSeconds()) {
-          behind.add(fmt("%.0f slot-s vs %.0f", ours.slotSeconds(), peer.slotSeconds()));
-        }
-        if (!behind.isEmpty()) {
-          any = true;
-          md.append("- ")
-              .append(ours.scenario())
-              .append(" vs ")
-              .append(peer.controller())
-              .append(": ")
-              .append(String.join(", ", behind))
-              .append(peer.reachedOracle() ? "" : "; the peer never reached the oracle")
-              .append(
-                  fmt(
-                      " (seconds under-provisioned: ds2 %.0f, %s %.0f)",
-                      ours.underProvisionedSeconds(),
-                      peer.controller(),
-                      peer.underProvisionedSeconds()))
-              .append(".\n");
-        }
-      }
-    }
-    md.append(any ? "\n" : "- none.\n\n");
-    md.append(
-        """
-        Fewer slot-seconds are no merit when a controller stays under-provisioned (the *under*
-        column): Flink autoscaler 1.10.0 sizes from its own band and observed rates and, on these
-        short runs, stops short of the oracle. Where ds2 uses more slot-seconds than a peer that did
-        reach the oracle, it is ds2's scale-down delay (30 s here, 5 min by default): it keeps the
-        larger configuration until the lower recommendation has held, a guard against flapping that
-        costs slot-seconds in a two-minute run; the DS2 paper's rules scale down at once (and, by
-        ignoring scale-downs of exactly one instance, may stop above the oracle).
-        """);
-    md.append("\nScenarios:\n");
-    for (Scenario s :
-        java.util.stream.Stream.concat(Scenario.suite().stream(), Scenario.stress().stream())
-            .toList()) {
-      md.append("- **")
-          .append(s.name())
-          .append("**: ")
-          .append(s.description())
-          .append(". Oracle per phase: ");
-      List<String> phases = new ArrayList<>();
-      for (int i = 0; i < s.phases().size(); i++) {
-        phases.add("x" + s.phases().get(i).factor() + " " + s.oracle(i));
-      }
-      md.append(String.join(", ", phases)).append(".\n");
-    }
-    md.append("\nPlots (parallelism per operator, solid, against the oracle, dashed):\n\n");
-    for (String scenario : order) {
-      for (Saso.Result r : runs) {
-        if (r.scenario().equals(scenario)) {
-          String png = "results/suite/" + r.scenario() + "__" + r.controller() + ".png";
-          md.append("![")
-              .append(r.scenario())
-              .append(" ")
-              .append(r.controller())
-              .append("](")
-              .append(png)
-              .append(")\n");
-        }
-      }
-    }
-    md.append(
-        """
-
-        For reference, the DS2 paper (OSDI'18) on its word count: DS2 reached the optimum (10 / 20)
-        in 1 step; Dhalion needed 6 steps and about 2,000 s and ended at 22 / 30. On Nexmark, DS2
-        converged in 1, 2 and 3 steps in 19, 14 and 3 of 36 runs (Table 4). Its times include Flink
-        1.4 restarts of 30-50 s; compare steps and configurations, not seconds.
-
-        """);
-  }
-
-  private static String finalVsOracle(Saso.Phase p) {
-    String fin =
-        p.finalParallelism().values().stream()
-            .map(String::valueOf)
-            .collect(Collectors.joining("/"));
-    String oracle =
-        p.oracle().values().stream().map(String::valueOf).collect(Collectors.joining("/"));
-    return p.reachedOracle() ? "**" + fin + "**" : fin + " vs " + oracle;
   }
 
   private static void decide(StringBuilder md, Path file) throws IOException {

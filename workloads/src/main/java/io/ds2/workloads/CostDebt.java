@@ -11,11 +11,11 @@ import java.util.concurrent.locks.LockSupport;
  * sleeps of about 1 ms; the time actually slept is measured and subtracted (the debt may go
  * negative and carries over). The mean cost per record is exact.
  */
-final class CostDebt implements Serializable {
+public final class CostDebt implements Serializable {
   private static final long PAY_THRESHOLD_NANOS = 1_000_000;
   private long debtNanos;
 
-  void pay(long costNanos) {
+  public void pay(long costNanos) {
     debtNanos += costNanos;
     if (debtNanos >= PAY_THRESHOLD_NANOS) {
       long start = System.nanoTime();

@@ -17,7 +17,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * given; sources are named {@code Source: <name>} by Flink.
  */
 public record JobSpec(
-    String name, List<SourceSpec> sources, List<OperatorSpec> operators, String rateControl) {
+    String name, List<SourceSpec> sources, List<OperatorSpec> operators, String rateControl)
+    implements Workload {
 
   public JobSpec(String name, List<SourceSpec> sources, List<OperatorSpec> operators) {
     this(name, sources, operators, "");
@@ -27,6 +28,7 @@ public record JobSpec(
    * The same job with its sources' rates multiplied by the live {@link
    * io.ds2.workloads.source.RateControl} factor of {@code key}.
    */
+  @Override
   public JobSpec withRateControl(String key) {
     return new JobSpec(name, sources, operators, key);
   }
@@ -59,7 +61,8 @@ public record JobSpec(
     return source ? "Source: " + specName : specName;
   }
 
-  void build(StreamExecutionEnvironment env) {
+  @Override
+  public void build(StreamExecutionEnvironment env) {
     Map<String, DataStream<Long>> streams = new HashMap<>();
     for (SourceSpec s : sources) {
       streams.put(
@@ -96,6 +99,7 @@ public record JobSpec(
    * The smallest parallelism per operator vertex name that sustains the sources' initial rates
    * times {@code rateFactor}: pi = smallest p with r c (1 + alpha (p - 1)) <= p.
    */
+  @Override
   public Map<String, Integer> oracle(double rateFactor) {
     Map<String, Integer> result = new LinkedHashMap<>();
     inputRates(rateFactor)
@@ -110,6 +114,16 @@ public record JobSpec(
               result.put(vertexName(op.name(), false), p);
             });
     return result;
+  }
+
+  @Override
+  public double baseRate() {
+    return sources.stream().mapToDouble(s -> s.schedule().rateAt(0)).sum();
+  }
+
+  @Override
+  public int sourceParallelism() {
+    return sources.stream().mapToInt(SourceSpec::parallelism).max().orElse(1);
   }
 
   /** Input rate of every operator (by name) at the initial rates times {@code rateFactor}. */

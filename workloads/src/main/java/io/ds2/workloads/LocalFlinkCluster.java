@@ -69,7 +69,7 @@ public final class LocalFlinkCluster implements AutoCloseable {
   }
 
   /** Builds the job described by {@code spec} and submits it; returns once it is accepted. */
-  public JobClient submit(JobSpec spec) throws Exception {
+  public JobClient submit(Workload spec) throws Exception {
     StreamExecutionEnvironment env =
         StreamExecutionEnvironment.createRemoteEnvironment("127.0.0.1", restPort);
     spec.build(env);

@@ -53,7 +53,13 @@ public final class Saso {
       double laggingSeconds,
       int decisions,
       Double decisionMedianMicros,
-      double seconds) {
+      double seconds,
+      int repeat) {
+    /** Results written before repeats were numbered are the first run. */
+    public Result {
+      repeat = Math.max(1, repeat);
+    }
+
     public boolean reachedOracle() {
       return phases.stream().allMatch(Phase::reachedOracle);
     }
@@ -62,6 +68,13 @@ public final class Saso {
   record Point(double t, int phase, Map<String, Integer> parallelism, int slots, double pending) {}
 
   public static Result compute(Scenario s, String controller, Path recording, DecisionTimer timer)
+      throws IOException {
+    return compute(s, controller, recording, timer, 1);
+  }
+
+  /** As above, for the {@code repeat}-th run of this scenario and controller. */
+  public static Result compute(
+      Scenario s, String controller, Path recording, DecisionTimer timer, int repeat)
       throws IOException {
     Map<String, String> names = new HashMap<>();
     List<Point> points = new ArrayList<>();
@@ -108,7 +121,7 @@ public final class Saso {
         controller,
         points,
         recording.resolveSibling(recording.getFileName().toString().replace(".jsonl.gz", ".png")));
-    return result(s, controller, points, applied, notApplied, phaseStart, timer);
+    return result(s, controller, points, applied, notApplied, phaseStart, timer, repeat);
   }
 
   private static Result result(
@@ -118,7 +131,8 @@ public final class Saso {
       List<Double> applied,
       int notApplied,
       double[] phaseStart,
-      DecisionTimer timer) {
+      DecisionTimer timer,
+      int repeat) {
     List<Phase> phases = new ArrayList<>();
     for (int i = 0; i < s.phases().size(); i++) {
       double from = phaseStart[i];
@@ -155,7 +169,7 @@ public final class Saso {
     double lagging = 0;
     double under = 0;
     double oracleSlotSeconds = 0;
-    double baseRate = s.job().sources().stream().mapToDouble(x -> x.schedule().rateAt(0)).sum();
+    double baseRate = s.job().baseRate();
     for (int i = 1; i < points.size(); i++) {
       Point a = points.get(i - 1);
       double dt = points.get(i).t() - a.t();
@@ -174,7 +188,7 @@ public final class Saso {
       int oracleSlots =
           Math.max(
               s.oracle(a.phase()).values().stream().mapToInt(Integer::intValue).max().orElse(1),
-              s.job().sources().stream().mapToInt(x -> x.parallelism()).max().orElse(1));
+              s.job().sourceParallelism());
       oracleSlotSeconds += oracleSlots * dt;
     }
     OptionalDouble median = timer.medianMicros();
@@ -191,7 +205,8 @@ public final class Saso {
         lagging,
         timer.count(),
         median.isPresent() ? median.getAsDouble() : null,
-        points.isEmpty() ? 0 : points.get(points.size() - 1).t());
+        points.isEmpty() ? 0 : points.get(points.size() - 1).t(),
+        repeat);
   }
 
   /** {@code <recording>.csv}: one row per second with parallelism and oracle per operator. */

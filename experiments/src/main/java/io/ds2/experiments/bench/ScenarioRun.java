@@ -26,18 +26,27 @@ import org.apache.flink.core.execution.JobClient;
  */
 public final class ScenarioRun {
   private static final Duration SAMPLE = Duration.ofSeconds(1);
-  private static final int SLOTS_PER_TASK_MANAGER = 12;
 
   private ScenarioRun() {}
 
   public static Saso.Result run(Scenario scenario, BenchController controller, Path dir)
       throws Exception {
+    return run(scenario, controller, dir, 1);
+  }
+
+  /**
+   * The {@code repeat}-th run of {@code scenario} under {@code controller}; its files are named
+   * {@code <scenario>__<controller>[__r<repeat>]} (no suffix for the first).
+   */
+  public static Saso.Result run(Scenario scenario, BenchController controller, Path dir, int repeat)
+      throws Exception {
     String key = "bench-" + scenario.name() + "-" + controller.name();
-    Path file = dir.resolve(scenario.name() + "__" + controller.name() + ".jsonl.gz");
+    String base = scenario.name() + "__" + controller.name() + (repeat == 1 ? "" : "__r" + repeat);
+    Path file = dir.resolve(base + ".jsonl.gz");
     RateControl.set(key, scenario.phases().get(0).factor());
     Clock clock = Clock.systemUTC();
     DecisionTimer timer = new DecisionTimer();
-    try (LocalFlinkCluster cluster = LocalFlinkCluster.start(SLOTS_PER_TASK_MANAGER)) {
+    try (LocalFlinkCluster cluster = LocalFlinkCluster.start(scenario.slotsPerTaskManager())) {
       JobClient job = cluster.submit(scenario.job().withRateControl(key));
       String jobId = job.getJobID().toHexString();
       FlinkRestClient rest = new FlinkRestClient(cluster.restUrl(), Duration.ofSeconds(10));
@@ -99,7 +108,7 @@ public final class ScenarioRun {
     } finally {
       RateControl.clear(key);
     }
-    return Saso.compute(scenario, controller.name(), file, timer);
+    return Saso.compute(scenario, controller.name(), file, timer, repeat);
   }
 
   private static void phase(LiveRecording r, Scenario s, int i, Instant start) {

@@ -34,9 +34,10 @@ public final class SuiteReport {
             .collect(Collectors.joining("; "));
     return String.format(
         Locale.ROOT,
-        "%-16s %-10s %s | slot-s %.0f (oracle %.0f), under-provisioned %.0f s, lagging %.0f s, decisions %d (median %s us)",
+        "%-16s %-10s #%d %s | slot-s %.0f (oracle %.0f), under-provisioned %.0f s, lagging %.0f s, decisions %d (median %s us)",
         r.scenario(),
         r.controller(),
+        r.repeat(),
         phases,
         r.slotSeconds(),
         r.oracleSlotSeconds(),
@@ -49,7 +50,8 @@ public final class SuiteReport {
   }
 
   /**
-   * Merges {@code results} into {@code file} (replacing runs of the same scenario and controller).
+   * Merges {@code results} into {@code file} (replacing runs of the same scenario, controller and
+   * repeat).
    */
   public static void write(Path file, List<Saso.Result> results) throws IOException {
     List<Saso.Result> all = new ArrayList<>(read(file));
@@ -59,7 +61,8 @@ public final class SuiteReport {
                 .anyMatch(
                     r ->
                         r.scenario().equals(old.scenario())
-                            && r.controller().equals(old.controller())));
+                            && r.controller().equals(old.controller())
+                            && r.repeat() == old.repeat()));
     all.addAll(results);
     Files.writeString(file, JSON.writeValueAsString(all) + "\n");
   }

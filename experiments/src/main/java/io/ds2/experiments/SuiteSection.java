@@ -1,0 +1,251 @@
+package io.ds2.experiments;
+
+import io.ds2.experiments.bench.Saso;
+import io.ds2.experiments.bench.Scenario;
+import io.ds2.experiments.bench.SuiteReport;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * The side-by-side SASO section of RESULTS.md: one row per scenario and controller showing the
+ * median of its repeats, with their range.
+ */
+final class SuiteSection {
+  private static final List<String> CONTROLLERS =
+      List.of("ds2", "ds2-paper", "flink-as-1.10-matched", "flink-as-1.10");
+
+  private SuiteSection() {}
+
+  /** Every run of one scenario under one controller. */
+  record Cell(String scenario, String controller, List<Saso.Result> runs) {
+    /** The run shown: median rescale steps, then median slot-seconds. */
+    Saso.Result median() {
+      List<Saso.Result> sorted =
+          runs.stream()
+              .sorted(
+                  Comparator.comparingInt(Saso.Result::steps)
+                      .thenComparingDouble(Saso.Result::slotSeconds))
+              .toList();
+      return sorted.get((sorted.size() - 1) / 2);
+    }
+
+    String spread() {
+      if (runs.size() == 1) {
+        return "1";
+      }
+      var steps = runs.stream().mapToInt(Saso.Result::steps).summaryStatistics();
+      var slots = runs.stream().mapToDouble(Saso.Result::slotSeconds).summaryStatistics();
+      long oracle = runs.stream().filter(Saso.Result::reachedOracle).count();
+      return fmt(
+          "%d: steps %d-%d, slot-s %.0f-%.0f, oracle in %d",
+          runs.size(), steps.getMin(), steps.getMax(), slots.getMin(), slots.getMax(), oracle);
+    }
+  }
+
+  static List<Scenario> scenarios() {
+    return Stream.of(Scenario.suite(), Scenario.nexmark(), Scenario.stress())
+        .flatMap(List::stream)
+        .toList();
+  }
+
+  static List<Cell> cells(List<Saso.Result> runs) {
+    List<String> order = new ArrayList<>(scenarios().stream().map(Scenario::name).toList());
+    runs.stream().map(Saso.Result::scenario).filter(n -> !order.contains(n)).forEach(order::add);
+    Map<String, Cell> cells = new LinkedHashMap<>();
+    for (String scenario : order) {
+      runs.stream()
+          .filter(r -> r.scenario().equals(scenario))
+          .sorted(Comparator.comparingInt(r -> rank(r.controller())))
+          .forEach(
+              r ->
+                  cells
+                      .computeIfAbsent(
+                          scenario + "\n" + r.controller(),
+                          k -> new Cell(scenario, r.controller(), new ArrayList<>()))
+                      .runs()
+                      .add(r));
+    }
+    return List.copyOf(cells.values());
+  }
+
+  private static int rank(String controller) {
+    int i = CONTROLLERS.indexOf(controller);
+    return i < 0 ? CONTROLLERS.size() : i;
+  }
+
+  static void render(StringBuilder md, Path dir) throws IOException {
+    List<Cell> cells = cells(SuiteReport.read(dir.resolve("runs.json")));
+    md.append(
+        """
+        ## Autoscaling side by side (SASO)
+
+        Each run: a fresh MiniCluster (2 TaskManagers x 12 slots; 2 x 16 for Nexmark, adaptive
+        scheduler, 1 s metric refresh), one job with controlled per-record costs (sleep with a
+        cost-debt accumulator, so capacity scales linearly on 2 cores) and so a closed-form oracle,
+        one controller, load phases stepped on a wall-clock schedule, a 1 Hz ds2 recording of the
+        job with every rescale as an event (`results/suite/*.jsonl.gz`), a CSV of parallelism
+        against the oracle per second and a plot (`*.csv`, `*.png`). Every controller rescales
+        through the same REST rescale (all vertices, verified). Controllers:
+        - **ds2**: this project, with matched settings (10 s windows after a 5 s warm-up,
+          activation 1, scale-down delay 30 s; otherwise its defaults).
+        - **ds2-paper**: the DS2 paper's equations (the same estimate) with the reference scaling
+          manager's rules: act once `activation` windows ask, apply the latest recommendation at
+          once, ignore a scale-down by exactly one; no delay, no step limits, no learned curve.
+        - **flink-as-1.10-matched**: the Flink Kubernetes Operator's autoscaler, the library
+          `flink-autoscaler:1.10.0` itself, driven through its own interfaces (REST collector,
+          evaluator, executor, in-memory state) in a child JVM, every 2 s, with metrics window 10 s,
+          stabilization 5 s, target utilization 1.0 (boundary 0.1), scale-down interval 30 s,
+          catch-up 0, restart time 5 s.
+        - **flink-as-1.10**: the same library with its defaults (5 min stabilization, 15 min
+          window) every 10 s.
+        - **oracle**: the static optimum; its slot-seconds are given in every row.
+
+        Columns: *runs* = how many repeats the row stands for (the row shows the median run: median
+        steps, then median slot-seconds; with more than one, the range over the runs and how many
+        reached the oracle); *steps* = applied rescales per load phase; *last* = seconds from the
+        phase start to its last rescale; *final* = parallelism of the operators at the end of the
+        phase (bold when it is the oracle); *slot-s* = slot-seconds with slot sharing (the widest
+        vertex), against the static oracle's; *under* = seconds any operator ran below its oracle;
+        *decide* = median wall time of one decision (for the Flink autoscaler: one `scale()` call,
+        which includes its REST metric collection).
+
+        """);
+    if (cells.isEmpty()) {
+      md.append("No suite results yet.\n\n");
+      return;
+    }
+    md.append(
+        "| scenario | controller | runs | steps | last (s) | final vs oracle | slot-s (oracle) | under (s) | decide |\n");
+    md.append("|---|---|---|---|---|---|---|---|---|\n");
+    for (Cell c : cells) {
+      row(md, c);
+    }
+    behind(md, cells);
+    scenarioList(md);
+    md.append(
+        "\nPlots (parallelism per operator, solid, against the oracle, dashed; first run):\n\n");
+    for (Cell c : cells) {
+      md.append(
+          fmt(
+              "![%s %s](results/suite/%s__%s.png)\n",
+              c.scenario(), c.controller(), c.scenario(), c.controller()));
+    }
+    md.append(
+        """
+
+        For reference, the DS2 paper (OSDI'18) on its word count: DS2 reached the optimum (10 / 20)
+        in 1 step; Dhalion needed 6 steps and about 2,000 s and ended at 22 / 30. On Nexmark, DS2
+        converged in 1, 2 and 3 steps in 19, 14 and 3 of 36 runs (Table 4). Its times include Flink
+        1.4 restarts of 30-50 s; compare steps and configurations, not seconds.
+
+        """);
+  }
+
+  private static void row(StringBuilder md, Cell c) {
+    Saso.Result r = c.median();
+    md.append(
+        fmt(
+            "| %s | %s | %s | %s | %s | %s | %.0f (%.0f) | %.0f | %s |\n",
+            r.scenario(),
+            r.controller(),
+            c.spread(),
+            r.phases().stream()
+                .map(p -> String.valueOf(p.steps()))
+                .collect(Collectors.joining(" / ")),
+            r.phases().stream()
+                .map(p -> p.steps() == 0 ? "-" : fmt("%.0f", p.settleSeconds()))
+                .collect(Collectors.joining(" / ")),
+            r.phases().stream().map(SuiteSection::finalVsOracle).collect(Collectors.joining("; ")),
+            r.slotSeconds(),
+            r.oracleSlotSeconds(),
+            r.underProvisionedSeconds(),
+            r.decisionMedianMicros() == null
+                ? "-"
+                : fmt("%.2f ms", r.decisionMedianMicros() / 1000)));
+  }
+
+  /** Every scenario where ds2's median run is behind a peer's on steps or slot-seconds. */
+  private static void behind(StringBuilder md, List<Cell> cells) {
+    md.append("\nWhere ds2 is not ahead of a peer on steps or slot-seconds (median runs):\n\n");
+    boolean any = false;
+    for (Cell oursCell : cells) {
+      if (!oursCell.controller().equals("ds2")) {
+        continue;
+      }
+      Saso.Result ours = oursCell.median();
+      for (Cell peerCell : cells) {
+        if (!peerCell.scenario().equals(ours.scenario()) || peerCell.controller().equals("ds2")) {
+          continue;
+        }
+        Saso.Result peer = peerCell.median();
+        List<String> behind = new ArrayList<>();
+        if (ours.steps() > peer.steps()) {
+          behind.add(fmt("%d steps vs %d", ours.steps(), peer.steps()));
+        }
+        if (ours.slotSeconds() > peer.slotSeconds()) {
+          behind.add(fmt("%.0f slot-s vs %.0f", ours.slotSeconds(), peer.slotSeconds()));
+        }
+        if (!behind.isEmpty()) {
+          any = true;
+          md.append(
+              fmt(
+                  "- %s vs %s: %s%s (seconds under-provisioned: ds2 %.0f, %s %.0f).\n",
+                  ours.scenario(),
+                  peer.controller(),
+                  String.join(", ", behind),
+                  peer.reachedOracle() ? "" : "; the peer never reached the oracle",
+                  ours.underProvisionedSeconds(),
+                  peer.controller(),
+                  peer.underProvisionedSeconds()));
+        }
+      }
+    }
+    md.append(any ? "\n" : "- none.\n\n");
+    md.append(
+        """
+        Fewer slot-seconds are no merit when a controller stays under-provisioned (the *under*
+        column): Flink autoscaler 1.10.0 sizes from its own band and observed rates and, on these
+        short runs, stops short of the oracle. Where ds2 uses more slot-seconds than a peer that did
+        reach the oracle, it is ds2's scale-down delay (30 s here, 5 min by default): it keeps the
+        larger configuration until the lower recommendation has held, a guard against flapping that
+        costs slot-seconds in a two-minute run; the DS2 paper's rules scale down at once (and, by
+        ignoring scale-downs of exactly one instance, may stop above the oracle).
+        """);
+  }
+
+  private static void scenarioList(StringBuilder md) {
+    md.append("\nScenarios:\n");
+    for (Scenario s : scenarios()) {
+      List<String> phases = new ArrayList<>();
+      for (int i = 0; i < s.phases().size(); i++) {
+        phases.add("x" + s.phases().get(i).factor() + " " + s.oracle(i));
+      }
+      md.append(
+          fmt(
+              "- **%s**: %s. Oracle per phase: %s.\n",
+              s.name(), s.description(), String.join(", ", phases)));
+    }
+  }
+
+  private static String finalVsOracle(Saso.Phase p) {
+    String fin =
+        p.finalParallelism().values().stream()
+            .map(String::valueOf)
+            .collect(Collectors.joining("/"));
+    String oracle =
+        p.oracle().values().stream().map(String::valueOf).collect(Collectors.joining("/"));
+    return p.reachedOracle() ? "**" + fin + "**" : fin + " vs " + oracle;
+  }
+
+  private static String fmt(String f, Object... args) {
+    return String.format(Locale.ROOT, f, args);
+  }
+}

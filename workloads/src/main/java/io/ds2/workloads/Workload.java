@@ -1,0 +1,30 @@
+package io.ds2.workloads;
+
+import java.util.Map;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * A streaming job with controlled per-record costs and its closed-form oracle: the smallest
+ * parallelism every operator vertex needs to sustain its sources' rates.
+ */
+public interface Workload {
+  String name();
+
+  /**
+   * The same job with its sources' rates multiplied by the live {@link
+   * io.ds2.workloads.source.RateControl} factor of {@code key}.
+   */
+  Workload withRateControl(String key);
+
+  /** Adds the job's sources and operators to {@code env}. */
+  void build(StreamExecutionEnvironment env);
+
+  /** The oracle (operator vertex name to parallelism) at the base rates times {@code factor}. */
+  Map<String, Integer> oracle(double rateFactor);
+
+  /** Records per second the sources generate together at their base rate. */
+  double baseRate();
+
+  /** The parallelism of the widest source vertex (sources are never scaled). */
+  int sourceParallelism();
+}
