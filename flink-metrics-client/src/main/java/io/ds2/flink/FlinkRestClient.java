@@ -37,18 +37,34 @@ public final class FlinkRestClient {
   private final ObjectMapper mapper;
 
   public FlinkRestClient(URI baseUrl, Duration timeout) {
+    this(baseUrl, timeout, RestAccess.none());
+  }
+
+  /**
+   * @throws IllegalArgumentException if the URL is not http(s), carries credentials, or a file
+   *     named by {@code access} cannot be used (the message names it)
+   */
+  public FlinkRestClient(URI baseUrl, Duration timeout, RestAccess access) {
     HttpUrl parsed = HttpUrl.parse(baseUrl.toString());
     if (parsed == null) {
       throw new IllegalArgumentException("not an http(s) URL: " + baseUrl);
     }
+    if (!parsed.username().isEmpty() || !parsed.password().isEmpty()) {
+      // It would show in every message that names a URL; credentials have their own options.
+      throw new IllegalArgumentException(
+          "the Flink URL must not carry credentials (user:password@); pass them from a file or"
+              + " an environment variable");
+    }
     this.base = parsed;
     this.timeout = timeout;
     this.http =
-        new OkHttpClient.Builder()
-            .connectTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
-            .readTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
-            .callTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
-            .retryOnConnectionFailure(false)
+        access
+            .configure(
+                new OkHttpClient.Builder()
+                    .connectTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                    .readTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                    .callTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                    .retryOnConnectionFailure(false))
             .build();
     // Lenient: Flink adds fields across versions and may write NaN as a bare token.
     this.mapper =

@@ -2,8 +2,11 @@ package io.ds2.controller.cli;
 
 import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.JobLocator;
+import io.ds2.flink.RestAccess;
 import java.net.URI;
+import java.time.Duration;
 import java.util.Optional;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** The flags that say which job to look at and how to reach it (recommend, run, record). */
@@ -27,6 +30,8 @@ final class JobOptions {
       description = "Timeout of each REST call. Default: 10s.")
   String timeout = "10s";
 
+  @Mixin FlinkAccessOptions access = new FlinkAccessOptions();
+
   FlinkRestClient client() {
     if (flinkUrl.getScheme() == null
         || !(flinkUrl.getScheme().equals("http") || flinkUrl.getScheme().equals("https"))
@@ -34,7 +39,13 @@ final class JobOptions {
       throw new UsageException(
           "--flink-url: '" + flinkUrl + "' is not an http(s) URL like http://localhost:8081");
     }
-    return new FlinkRestClient(flinkUrl, RecommendCommand.parseDuration("--timeout", timeout));
+    RestAccess restAccess = access.access();
+    Duration t = RecommendCommand.parseDuration("--timeout", timeout);
+    try {
+      return new FlinkRestClient(flinkUrl, t, restAccess);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--flink-url/--flink-*: " + e.getMessage());
+    }
   }
 
   /** The job's id: {@code --job} resolved, or the only running job. */

@@ -87,6 +87,8 @@ final class OperatorCommand implements Callable<Integer>, ScalingFlags.Taker {
   @Option(names = "--verbose", description = "Print stack traces of errors.")
   boolean verbose;
 
+  @picocli.CommandLine.Mixin FlinkAccessOptions flinkAccess = new FlinkAccessOptions();
+
   @Override
   public Integer call() throws Exception {
     if (allNamespaces == !namespaces.isEmpty()) {
@@ -94,6 +96,7 @@ final class OperatorCommand implements Callable<Integer>, ScalingFlags.Taker {
           "give --namespace NS (repeatable) or --all-namespaces, not both or neither");
     }
     Ds2Options defaults = ScalingFlags.read(spec, fileDefaults());
+    io.ds2.flink.RestAccess access = flinkAccess.access();
     if (recordDir != null && !(Files.isDirectory(recordDir) && Files.isWritable(recordDir))) {
       throw new UsageException("--record-dir: " + recordDir + " is not a writable directory");
     }
@@ -106,7 +109,9 @@ final class OperatorCommand implements Callable<Integer>, ScalingFlags.Taker {
           new LeaderElectedOperator(
               client,
               () -> {
-                Ds2Operator o = new Ds2Operator(client, namespaces, defaults, events, metrics);
+                Ds2Operator o =
+                    new Ds2Operator(client, namespaces, defaults, events, metrics)
+                        .withRestAccess(access);
                 return recordDir == null ? o : o.recordingTo(recordDir);
               },
               new LeaderElectedOperator.Lease(

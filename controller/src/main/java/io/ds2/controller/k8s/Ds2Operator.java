@@ -28,6 +28,7 @@ public final class Ds2Operator implements AutoCloseable {
   private final Map<String, ResourceLoop> loops = new ConcurrentHashMap<>();
   private final List<SharedIndexInformer<GenericKubernetesResource>> informers = new ArrayList<>();
   private java.util.Optional<java.nio.file.Path> recordDir = java.util.Optional.empty();
+  private io.ds2.flink.RestAccess restAccess = io.ds2.flink.RestAccess.none();
 
   /**
    * @param namespaces the namespaces to watch; empty means all
@@ -50,6 +51,12 @@ public final class Ds2Operator implements AutoCloseable {
    * start ({@code namespace_name_time.jsonl.gz}), for {@code ds2 whatif}. Call before {@link
    * #start}.
    */
+  /** TLS and credentials for every managed job's Flink REST endpoint. */
+  public Ds2Operator withRestAccess(io.ds2.flink.RestAccess access) {
+    this.restAccess = access;
+    return this;
+  }
+
   public Ds2Operator recordingTo(java.nio.file.Path dir) {
     this.recordDir = java.util.Optional.of(dir);
     return this;
@@ -131,7 +138,8 @@ public final class Ds2Operator implements AutoCloseable {
     }
     stop(uid);
     ResourceLoop loop =
-        new ResourceLoop(client, kind, r, settings.get(), mode, events, metrics, recordDir);
+        new ResourceLoop(
+            client, kind, r, settings.get(), mode, events, metrics, recordDir, restAccess);
     loops.put(uid, loop);
     loop.start();
   }

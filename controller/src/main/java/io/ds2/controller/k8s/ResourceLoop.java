@@ -7,6 +7,7 @@ import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.FlinkRestException;
 import io.ds2.flink.JobLocator;
 import io.ds2.flink.JobSampler;
+import io.ds2.flink.RestAccess;
 import io.ds2.flink.WindowCollector;
 import io.ds2.model.policy.ScalingPolicy;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -35,6 +36,7 @@ final class ResourceLoop implements Runnable {
   private final EventRecorder events;
   private final OperatorMetrics metrics;
   private final Optional<Path> recordDir;
+  private final RestAccess access;
   private volatile boolean stopped;
   private Thread thread;
 
@@ -46,8 +48,10 @@ final class ResourceLoop implements Runnable {
       ControlLoop.Mode mode,
       EventRecorder events,
       OperatorMetrics metrics,
-      Optional<Path> recordDir) {
+      Optional<Path> recordDir,
+      RestAccess access) {
     this.client = client;
+    this.access = access;
     this.kind = kind;
     this.namespace = r.getMetadata().getNamespace();
     this.name = r.getMetadata().getName();
@@ -85,9 +89,12 @@ final class ResourceLoop implements Runnable {
     LoopListener listener =
         LoopListener.all(
             new EventingListener(resource, events), metrics.listenerFor(namespace, name));
-    FlinkRestClient rest = new FlinkRestClient(settings.restUrl(), Duration.ofSeconds(10));
+    FlinkRestClient rest = null;
     while (!stopped) {
       try {
+        if (rest == null) { // certificate files are read here: a bad one is reported, then retried
+          rest = new FlinkRestClient(settings.restUrl(), Duration.ofSeconds(10), access);
+        }
         GenericKubernetesResource r = resource.get();
         if (r == null) {
           return;
@@ -128,6 +135,9 @@ final class ResourceLoop implements Runnable {
         return;
       } catch (FlinkRestException e) {
         listener.problem(e.getMessage());
+        pause();
+      } catch (IllegalArgumentException e) {
+        listener.problem("cannot set up the Flink REST client: " + e.getMessage());
         pause();
       } catch (java.io.IOException e) {
         LOG.warn("recording of {}/{} failed; restarting the loop", namespace, name, e);
