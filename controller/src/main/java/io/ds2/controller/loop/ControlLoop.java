@@ -132,8 +132,19 @@ public final class ControlLoop {
 
   private void execute(JobTopology topology, Map<String, Integer> target)
       throws InterruptedException {
-    RescaleOutcome outcome =
-        actuator.rescale(topology.jobId(), target, policy.options().rescaleTimeout());
+    RescaleOutcome outcome;
+    try {
+      outcome = actuator.rescale(topology.jobId(), target, policy.options().rescaleTimeout());
+    } catch (FlinkRestException e) {
+      if (FATAL.contains(e.kind())) {
+        throw e;
+      }
+      // No answer is not a refusal: Flink may apply the request later. Back off either way, so
+      // the request is never repeated on top of itself.
+      outcome =
+          new RescaleOutcome.Failed(
+              e.getMessage() + "; the request may still take effect, backing off");
+    }
     listener.rescaled(topology, target, outcome);
     if (outcome instanceof RescaleOutcome.Applied) {
       policy.rescaleApplied();

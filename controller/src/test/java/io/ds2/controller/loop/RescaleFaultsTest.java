@@ -1,0 +1,175 @@
+package io.ds2.controller.loop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ds2.flink.FlinkRestException;
+import io.ds2.flink.JobTopology;
+import io.ds2.flink.MetricSource;
+import io.ds2.flink.RescaleOutcome;
+import io.ds2.model.estimate.DemandScenario;
+import io.ds2.model.graph.Edge;
+import io.ds2.model.graph.JobGraph;
+import io.ds2.model.graph.Vertex;
+import io.ds2.model.policy.Action;
+import io.ds2.model.policy.Decision;
+import io.ds2.model.policy.ScalingPolicy;
+import io.ds2.model.window.JobSample;
+import io.ds2.model.window.SubtaskSample;
+import io.ds2.model.window.VertexSample;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A rescale request that fails the way REST can (refused, or no answer: it may still take effect)
+ * is reported and backed off from, never repeated at once, and never ends the loop. The job is a
+ * steady, under-provisioned one (Work needs 3 instances) simulated in memory; model and policy are
+ * the real ones.
+ */
+class RescaleFaultsTest {
+  private static final JobGraph GRAPH =
+      JobGraph.of(
+          List.of(new Vertex("s", "Source", 128), new Vertex("w", "Work", 128)),
+          List.of(new Edge("s", "w", "REBALANCE")));
+  private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+  /** Work (1 instance, 10 ms a record) runs flat out at 100/s; 300/s arrive at the source. */
+  private static final class SteadyJob implements MetricSource {
+    Instant now = T0;
+
+    @Override
+    public String jobId() {
+      return "job";
+    }
+
+    @Override
+    public JobTopology topology() {
+      return new JobTopology("job", "steady", GRAPH);
+    }
+
+    @Override
+    public JobSample sample(JobGraph graph) {
+      double t = Duration.between(T0, now).toMillis() / 1000.0 + 100;
+      return new JobSample(
+          now,
+          "RUNNING",
+          T0.minusSeconds(100),
+          OptionalLong.of(0),
+          Map.of(
+              "s",
+              new VertexSample(
+                  "s",
+                  "RUNNING",
+                  1,
+                  List.of(SubtaskSample.of(0, 100 * t, 100 * t, 0, 0, 1000 * t)),
+                  OptionalDouble.of(200 * t)),
+              "w",
+              new VertexSample(
+                  "w",
+                  "RUNNING",
+                  1,
+                  List.of(SubtaskSample.of(0, 100 * t, 100 * t, 1000 * t, 0, 0)),
+                  OptionalDouble.empty())));
+    }
+  }
+
+  private record Run(
+      List<Decision> decisions,
+      List<RescaleOutcome> outcomes,
+      List<String> problems,
+      int requests) {}
+
+  private static Run run(FlinkRestException failure) throws Exception {
+    SteadyJob job = new SteadyJob();
+    Clock clock =
+        new Clock() {
+          @Override
+          public Instant instant() {
+            return job.now;
+          }
+
+          @Override
+          public java.time.ZoneId getZone() {
+            return ZoneOffset.UTC;
+          }
+
+          @Override
+          public Clock withZone(java.time.ZoneId zone) {
+            return this;
+          }
+        };
+    AtomicInteger requests = new AtomicInteger();
+    List<Decision> decisions = new ArrayList<>();
+    List<RescaleOutcome> outcomes = new ArrayList<>();
+    List<String> problems = new ArrayList<>();
+    LoopListener listener =
+        new LoopListener() {
+          @Override
+          public void decided(JobTopology t, Decision d, ControlLoop.Mode mode) {
+            decisions.add(d);
+          }
+
+          @Override
+          public void rescaled(JobTopology t, Map<String, Integer> r, RescaleOutcome o) {
+            outcomes.add(o);
+          }
+
+          @Override
+          public void problem(String message) {
+            problems.add(message);
+          }
+        };
+    new ControlLoop(
+            job,
+            new ScalingPolicy(
+                LoopTestSupport.options("warm-up", "0s", "rescale-backoff", "5m"), clock),
+            (jobId, target, timeout) -> {
+              requests.incrementAndGet();
+              throw failure;
+            },
+            ControlLoop.Mode.ACT,
+            DemandScenario.measured(),
+            listener,
+            d -> job.now = job.now.plus(d))
+        .run(() -> job.now.isBefore(T0.plus(Duration.ofMinutes(30))), 10);
+    return new Run(decisions, outcomes, problems, requests.get());
+  }
+
+  @Test
+  void aRescaleThatTimesOutIsReportedAndBackedOffFromNotRepeated() throws Exception {
+    Run r =
+        run(
+            new FlinkRestException(
+                FlinkRestException.Kind.TIMEOUT,
+                "Flink REST API did not answer PUT http://flink/jobs/job/resource-requirements"
+                    + " within 2.0 s"));
+    assertEquals(10, r.decisions().size(), "the loop went on");
+    assertInstanceOf(Action.Rescale.class, r.decisions().get(0).action());
+    assertEquals(1, r.requests(), "one request over ten decisions: backed off, no second rescale");
+    RescaleOutcome.Failed failed =
+        assertInstanceOf(RescaleOutcome.Failed.class, r.outcomes().get(0));
+    assertTrue(failed.message().contains("did not answer PUT"), failed.message());
+    assertTrue(failed.message().contains("may still take effect"), failed.message());
+  }
+
+  @Test
+  void aRefusedRescaleIsBackedOffFromToo() throws Exception {
+    Run r =
+        run(
+            new FlinkRestException(
+                FlinkRestException.Kind.HTTP_STATUS,
+                "PUT http://flink/jobs/job/resource-requirements returned HTTP 500: oops"));
+    assertEquals(10, r.decisions().size());
+    assertEquals(1, r.requests());
+  }
+}
