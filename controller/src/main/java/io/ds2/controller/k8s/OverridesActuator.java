@@ -130,7 +130,7 @@ public final class OverridesActuator implements ControlLoop.Actuator {
             + " to hand the job back to ds2)");
   }
 
-  private long patch(String wanted, Instant now) throws InterruptedException {
+  long patch(String wanted, Instant now) throws InterruptedException {
     for (int attempt = 0; ; attempt++) {
       GenericKubernetesResource r = resource.get();
       if (r == null) {

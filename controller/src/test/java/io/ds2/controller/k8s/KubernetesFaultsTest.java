@@ -1,0 +1,151 @@
+package io.ds2.controller.k8s;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ds2.flink.RescaleOutcome;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Kubernetes API failing under the overrides patch: a CRUD mock server with injected answers
+ * (fabric8's mixed dispatcher: an expectation first, then CRUD). A conflict is re-read and retried
+ * a bounded number of times; a server error or a deleted resource is one Failed outcome, never a
+ * retry storm and never a crash.
+ */
+class KubernetesFaultsTest {
+  private static final String NAME = "orders";
+  private static final String PATH =
+      "/apis/flink.apache.org/v1beta1/namespaces/" + OperatorTestSupport.NS + "/flinkdeployments/";
+  private static final String WANTED = "a:3,b:4";
+  private KubernetesMockServer server;
+  private KubernetesClient client;
+  private final AtomicInteger sleeps = new AtomicInteger();
+
+  @BeforeEach
+  void start() {
+    Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+    server =
+        new KubernetesMockServer(
+            new Context(),
+            new MockWebServer(),
+            responses,
+            new KubernetesMixedDispatcher(responses),
+            false);
+    server.init();
+    OperatorTestSupport.registerKinds(server);
+    // fabric8 retries 5xx with exponential back-off (10 times from 100 ms by default); shortened.
+    client =
+        server.createClient(
+            b ->
+                b.editOrNewConfig()
+                    .withRequestRetryBackoffLimit(3)
+                    .withRequestRetryBackoffInterval(10)
+                    .endConfig());
+    OperatorTestSupport.create(client, NAME, Map.of(), Map.of(), Map.of());
+  }
+
+  @AfterEach
+  void stop() {
+    client.close();
+    server.destroy();
+  }
+
+  private OverridesActuator actuator(String name) {
+    return new OverridesActuator(
+        client,
+        FlinkKinds.DEPLOYMENT,
+        OperatorTestSupport.NS,
+        name,
+        null, // never reached: these rescales end at the patch
+        Clock.systemUTC(),
+        d -> sleeps.incrementAndGet(),
+        Duration.ofMillis(10));
+  }
+
+  private static Status status(int code, String reason) {
+    return new StatusBuilder().withCode(code).withReason(reason).withMessage(reason).build();
+  }
+
+  private int patches() throws InterruptedException {
+    int n = 0;
+    for (var r = server.takeRequest(200, java.util.concurrent.TimeUnit.MILLISECONDS);
+        r != null;
+        r = server.takeRequest(200, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+      n += r.getMethod().equals("PATCH") ? 1 : 0;
+    }
+    return n;
+  }
+
+  private String overrides() {
+    GenericKubernetesResource r =
+        client
+            .genericKubernetesResources(FlinkKinds.DEPLOYMENT)
+            .inNamespace(OperatorTestSupport.NS)
+            .withName(NAME)
+            .get();
+    return String.valueOf(FlinkKinds.flinkConfiguration(r).get(FlinkKinds.OVERRIDES));
+  }
+
+  @Test
+  void aConflictIsReReadAndPatchedOnce() throws Exception {
+    server.expect().patch().withPath(PATH + NAME).andReturn(409, status(409, "Conflict")).once();
+    actuator(NAME).patch(WANTED, Instant.now());
+    assertEquals(WANTED, overrides());
+    assertEquals(1, sleeps.get(), "one pause before re-reading");
+  }
+
+  @Test
+  void persistentConflictsEndInOneFailedOutcome() throws Exception {
+    server.expect().patch().withPath(PATH + NAME).andReturn(409, status(409, "Conflict")).always();
+    RescaleOutcome o = actuator(NAME).rescale("job", Map.of("a", 3, "b", 4), Duration.ofSeconds(5));
+    RescaleOutcome.Failed failed = assertInstanceOf(RescaleOutcome.Failed.class, o);
+    assertTrue(failed.message().startsWith("cannot patch " + FlinkKinds.OVERRIDES + ": HTTP 409"));
+    assertEquals(5, sleeps.get(), "bounded: five re-reads, then it gives up");
+    assertEquals("null", overrides());
+  }
+
+  @Test
+  void aServerErrorIsRetriedWithBackOffABoundedNumberOfTimesThenFails() throws Exception {
+    server.expect().patch().withPath(PATH + NAME).andReturn(500, status(500, "boom")).always();
+    patches(); // drains the set-up's requests
+    RescaleOutcome o = actuator(NAME).rescale("job", Map.of("a", 3), Duration.ofSeconds(5));
+    assertTrue(
+        assertInstanceOf(RescaleOutcome.Failed.class, o).message().contains("HTTP 500"),
+        o.toString());
+    assertEquals(4, patches(), "1 + 3 by the client's back-off, then given up");
+    assertEquals(0, sleeps.get(), "no conflict handling on top of the client's retries");
+  }
+
+  @Test
+  void aResourceDeletedMidLoopIsAFailedRescaleNotACrash() throws Exception {
+    client
+        .genericKubernetesResources(FlinkKinds.DEPLOYMENT)
+        .inNamespace(OperatorTestSupport.NS)
+        .withName(NAME)
+        .delete();
+    RescaleOutcome o = actuator(NAME).rescale("job", Map.of("a", 3), Duration.ofSeconds(5));
+    assertTrue(
+        assertInstanceOf(RescaleOutcome.Failed.class, o).message().contains("deleted"),
+        o.toString());
+  }
+}
