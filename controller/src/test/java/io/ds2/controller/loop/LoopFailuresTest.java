@@ -95,4 +95,32 @@ class LoopFailuresTest {
       assertTrue(events.rescales.isEmpty(), "dry run never rescales");
     }
   }
+
+  @Test
+  void aJobCancelledMidWindowEndsTheLoopWithoutADecision() throws Exception {
+    RecordingListener events = new RecordingListener();
+    try (LoopTestSupport flink = new LoopTestSupport(SampleJobs.ordersAndPayments(), 4, Map.of())) {
+      LoopListener cancelOnce =
+          new RecordingListener() {
+            @Override
+            public void waiting(java.time.Duration collected, java.time.Duration wanted, String s) {
+              if (collected.toSeconds() >= 2) {
+                flink.job.cancel();
+              }
+            }
+          };
+      ControlLoop loop =
+          flink.loop(
+              LoopTestSupport.options(),
+              ControlLoop.Mode.ACT,
+              LoopListener.all(events, cancelOnce));
+      io.ds2.flink.FlinkRestException e =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              io.ds2.flink.FlinkRestException.class, () -> loop.run(() -> true, 5));
+      assertEquals(io.ds2.flink.FlinkRestException.Kind.JOB_NOT_RUNNING, e.kind(), e.getMessage());
+      assertTrue(e.getMessage().contains("CANCEL"), e.getMessage());
+      assertTrue(events.decisions.isEmpty(), "nothing decided on a window the job ended in");
+      assertTrue(events.rescales.isEmpty());
+    }
+  }
 }
