@@ -116,4 +116,17 @@ class JobSamplerTest {
                 "job plan is not a valid DAG: edge ghost -> w refers to unknown vertex ghost"),
         e.getMessage());
   }
+
+  @Test
+  void aVertexThatIsGoneMeansTheGraphChangedAndIsNeverSampledAsZero() {
+    JobTopology before = sampler.topology();
+    // The job now runs a new graph: Work was replaced by Enrich.
+    bodies.put("/jobs/j", DETAILS.replace("\"w\"", "\"e\"").replace("Work", "Enrich"));
+    FlinkRestException e =
+        assertThrows(FlinkRestException.class, () -> sampler.sample(before.graph()));
+    assertEquals(Kind.METRICS_UNAVAILABLE, e.kind());
+    assertTrue(e.getMessage().contains("the job graph changed"), e.getMessage());
+    assertTrue(
+        sampler.topology().graph().vertex("e").isPresent(), "the next read sees the new graph");
+  }
 }
