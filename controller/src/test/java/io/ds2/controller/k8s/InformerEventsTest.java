@@ -1,0 +1,78 @@
+package io.ds2.controller.k8s;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the informer delivers: an update that changes nothing ds2 reads (a resync, a label) keeps
+ * the running loop, never starts a second one; a deletion stops the loop.
+ */
+@EnableKubernetesMockClient(crud = true)
+class InformerEventsTest {
+  KubernetesMockServer server;
+  KubernetesClient client;
+
+  private static List<Thread> loopThreads() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.getName().equals("ds2-" + OperatorTestSupport.NS + "-quiet"))
+        .toList();
+  }
+
+  @Test
+  void resyncKeepsTheLoopAndDeletionStopsIt() {
+    OperatorTestSupport.registerKinds(server);
+    OperatorTestSupport.create(
+        client,
+        "quiet",
+        // Nothing answers there: the loop reports and waits, which is all this test needs.
+        Map.of(JobSettings.AUTOSCALING, "advisor", JobSettings.REST_URL, "http://127.0.0.1:1"),
+        Map.of(),
+        Map.of());
+    try (Ds2Operator ds2 = OperatorTestSupport.operator(client, new OperatorMetrics())) {
+      ds2.start();
+      await().atMost(Duration.ofSeconds(20)).until(() -> loopThreads().size() == 1);
+      Thread loop = loopThreads().get(0);
+
+      GenericKubernetesResource r = OperatorTestSupport.get(client, "quiet");
+      r.getMetadata().setLabels(Map.of("team", "payments"));
+      client
+          .genericKubernetesResources(FlinkKinds.DEPLOYMENT)
+          .inNamespace(OperatorTestSupport.NS)
+          .resource(r)
+          .update();
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(
+              () ->
+                  "payments"
+                      .equals(
+                          OperatorTestSupport.get(client, "quiet")
+                              .getMetadata()
+                              .getLabels()
+                              .get("team")));
+      await()
+          .during(Duration.ofSeconds(2))
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> ds2.managed() == 1);
+      assertEquals(List.of(loop), loopThreads(), "the same loop, not a second one");
+      assertSame(loop, loopThreads().get(0));
+
+      client
+          .genericKubernetesResources(FlinkKinds.DEPLOYMENT)
+          .inNamespace(OperatorTestSupport.NS)
+          .withName("quiet")
+          .delete();
+      await().atMost(Duration.ofSeconds(20)).until(() -> ds2.managed() == 0 && !loop.isAlive());
+    }
+  }
+}
