@@ -125,4 +125,32 @@ class HelmChartTest {
             .asText()
             .contains("window=60s"));
   }
+
+  @Test
+  void flinkAccessComesFromAMountedSecretAsFilesNeverAsValues() throws Exception {
+    List<JsonNode> docs =
+        render(
+            Map.of(
+                "flinkAccess.secretName", "ds2-flink-access",
+                "flinkAccess.caKey", "ca.crt",
+                "flinkAccess.clientCertKey", "tls.crt",
+                "flinkAccess.clientKeyKey", "tls.key",
+                "flinkAccess.tokenKey", "token"));
+    JsonNode pod = kind(docs, "Deployment").get(0).at("/spec/template/spec");
+    JsonNode container = pod.at("/containers/0");
+    List<String> args = new ArrayList<>();
+    container.get("args").forEach(a -> args.add(a.asText()));
+    assertTrue(args.contains("--flink-ca=/etc/ds2/flink/ca.crt"), args.toString());
+    assertTrue(args.contains("--flink-client-cert=/etc/ds2/flink/tls.crt"), args.toString());
+    assertTrue(args.contains("--flink-client-key=/etc/ds2/flink/tls.key"), args.toString());
+    assertTrue(args.contains("--flink-token-file=/etc/ds2/flink/token"), args.toString());
+    assertEquals("ds2-flink-access", pod.at("/volumes/2/secret/secretName").asText());
+    assertEquals(0440, pod.at("/volumes/2/secret/defaultMode").asInt());
+    assertTrue(container.toString().contains("\"mountPath\":\"/etc/ds2/flink\",\"readOnly\":true"));
+    assertLeastPrivilege(docs); // mounting a Secret needs no RBAC on secrets
+    // Without a Secret nothing is mounted and no flag is passed.
+    JsonNode plain = kind(render(Map.of()), "Deployment").get(0).at("/spec/template/spec");
+    assertFalse(plain.toString().contains("flink-access"));
+    assertFalse(plain.toString().contains("--flink-"));
+  }
 }
