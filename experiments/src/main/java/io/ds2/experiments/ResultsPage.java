@@ -27,9 +27,12 @@ final class ResultsPage {
         bin/ds2-bench calibrate --out experiments/results/calibration.json
         bin/ds2-bench suite                         # every scenario x ds2, ds2-paper, flink-as-1.10-matched (~27 min)
         bin/ds2-bench suite --scenarios fanin-step-up --controllers flink-as-1.10   # its defaults, once
-        bin/ds2-bench suite --scenarios fanin-ramp,fanin-spike                      # stress variants (~18 min)
+        bin/ds2-bench suite --repeats 2,3 --controllers ds2,ds2-paper,flink-as-1.10-matched   # two more runs of each (~53 min)
+        bin/ds2-bench suite --scenarios nexmark-q1,nexmark-q2,nexmark-q3,nexmark-q5,nexmark-q8,nexmark-q11 --controllers ds2,ds2-paper,flink-as-1.10-matched   # ~40 min
+        bin/ds2-bench suite --scenarios fanin-ramp,fanin-spike,nexmark-q5-skew      # stress variants (~25 min)
         bin/ds2-bench decide --out experiments/results/decide-benchmark.json
         bin/ds2-bench fleet --out experiments/results/fleet-benchmark.json
+        bin/ds2-bench soak --jobs 200 --minutes 10 --out experiments/results/soak-benchmark.json
         bin/ds2-bench replay --out experiments/results/replay-benchmark.json
         DS2_BENCH_JAVA_OPTS=-Xmx24m bin/ds2-bench replay --hours 1,24 --out experiments/results/replay-benchmark-xmx24m.json
         bin/ds2-bench results > experiments/RESULTS.md
@@ -40,6 +43,7 @@ final class ResultsPage {
     SuiteSection.render(md, results.resolve("suite"));
     decide(md, results.resolve("decide-benchmark.json"));
     fleet(md, results.resolve("fleet-benchmark.json"));
+    SoakSection.render(md, results.resolve("soak-benchmark.json"));
     replay(md, results);
     return md.toString();
   }

@@ -79,6 +79,11 @@ public final class FlinkRestClient {
     return base.uri();
   }
 
+  /** Connections held open to Flink now (idle and in use), for health and soak figures. */
+  public int openConnections() {
+    return http.connectionPool().connectionCount();
+  }
+
   public ObjectMapper mapper() {
     return mapper;
   }

@@ -17,7 +17,7 @@ final class FluidJob {
 
   private final String id;
   private final List<Stage> stages;
-  private final double demand;
+  private volatile double demand;
   private final Map<String, Integer> parallelism = new LinkedHashMap<>();
   private long runningSinceMs;
   private long lastMs;
@@ -38,6 +38,11 @@ final class FluidJob {
 
   double demand() {
     return demand;
+  }
+
+  /** A new demand from now on (records/s at the source). */
+  void demand(double recordsPerSecond) {
+    this.demand = recordsPerSecond;
   }
 
   List<Stage> stages() {

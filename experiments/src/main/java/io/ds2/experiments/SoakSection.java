@@ -1,0 +1,69 @@
+package io.ds2.experiments;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/** The soak section of RESULTS.md: resources of a long run against many simulated jobs. */
+final class SoakSection {
+  private SoakSection() {}
+
+  static void render(StringBuilder md, Path file) throws IOException {
+    md.append("## Soak: many jobs for a long time\n\n");
+    if (!Files.exists(file)) {
+      md.append("Not measured yet.\n\n");
+      return;
+    }
+    JsonNode root = new ObjectMapper().readTree(file.toFile());
+    JsonNode r = root.get("results").get(0);
+    md.append(
+        fmt(
+            """
+            `bin/ds2-bench soak --jobs %d --minutes %.0f`: the fleet set-up above (ds2's real loop per
+            job, one shared REST client, the simulated endpoint in the same JVM, %d MiB max heap),
+            with every job's demand switching between x1 and x1.5 every %.0f s so that the loops keep
+            rescaling. Every 30 s: heap used after a full GC, live JVM threads, connections the
+            REST client holds open. A leak would show as a steady slope; the slopes are least-squares
+            fits after the first minute (start-up is not a leak).
+
+            Over the run: %,d decisions, %,d applied rescales, %,d REST problems reported (and
+            retried); %d of %d jobs at their oracle when it ended. Slopes per hour: heap %.1f MiB,
+            threads %.1f, connections %.1f.
+
+            | seconds | heap after GC | threads | open connections | decisions | rescales | problems |
+            |---:|---:|---:|---:|---:|---:|---:|
+            """,
+            r.get("jobs").asInt(),
+            r.get("minutes").asDouble(),
+            root.get("maxHeapMiB").asInt(),
+            r.get("demandPeriodSeconds").asDouble(),
+            r.get("decisions").asLong(),
+            r.get("rescales").asLong(),
+            r.get("problems").asLong(),
+            r.get("jobsAtOracle").asInt(),
+            r.get("jobs").asInt(),
+            r.get("heapSlopeMiBPerHour").asDouble(),
+            r.get("threadSlopePerHour").asDouble(),
+            r.get("connectionSlopePerHour").asDouble()));
+    for (JsonNode s : r.get("samples")) {
+      md.append(
+          fmt(
+              "| %.0f | %.1f MiB | %d | %d | %,d | %,d | %,d |\n",
+              s.get("seconds").asDouble(),
+              s.get("heapAfterGcMiB").asDouble(),
+              s.get("threads").asInt(),
+              s.get("openConnections").asInt(),
+              s.get("decisions").asLong(),
+              s.get("rescales").asLong(),
+              s.get("problems").asLong()));
+    }
+    md.append("\n");
+  }
+
+  private static String fmt(String f, Object... args) {
+    return String.format(Locale.ROOT, f, args);
+  }
+}
