@@ -36,6 +36,37 @@ public final class Observations {
     return this;
   }
 
+  /** An operator with explicit per-subtask deltas (skew); aggregates are their sums. */
+  public Observations operator(String id, List<SubtaskSample> subtasks) {
+    double in = 0;
+    double out = 0;
+    double busy = 0;
+    double idle = 0;
+    double bp = 0;
+    for (SubtaskSample s : subtasks) {
+      in += s.recordsIn().orElse(0);
+      out += s.recordsOut().orElse(0);
+      busy += s.busyTimeMs().orElse(0);
+      idle += s.idleTimeMs().orElse(0);
+      bp += s.backPressuredTimeMs().orElse(0);
+    }
+    vertices.put(
+        id,
+        new VertexObservation(
+            id,
+            subtasks.size(),
+            seconds,
+            io.ds2.model.window.TimeBase.TASK_TIME,
+            in,
+            out,
+            OptionalDouble.of(busy),
+            OptionalDouble.of(idle),
+            OptionalDouble.of(bp),
+            subtasks,
+            Optional.empty()));
+    return this;
+  }
+
   public VertexObservation get(String id) {
     return vertices.get(id);
   }

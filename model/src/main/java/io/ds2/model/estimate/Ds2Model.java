@@ -61,7 +61,7 @@ public final class Ds2Model {
       VertexEstimate e =
           graph.isSource(v.id())
               ? source(v, obs, demands)
-              : operator(v, obs, inputRate(graph, v, outStar), options);
+              : operator(v, obs, inputRate(graph, v, outStar), keyed(graph, v), options);
       outStar.put(v.id(), e.targetOutputRate());
       results.add(e);
     }
@@ -117,8 +117,12 @@ public final class Ds2Model {
 
   private record InputRate(OptionalDouble rate, String undeterminedUpstream) {}
 
+  private static boolean keyed(JobGraph graph, Vertex v) {
+    return graph.inputsOf(v.id()).stream().anyMatch(Edge::keyed);
+  }
+
   private static VertexEstimate operator(
-      Vertex v, VertexObservation obs, InputRate in, Ds2Options options) {
+      Vertex v, VertexObservation obs, InputRate in, boolean keyed, Ds2Options options) {
     List<Reason> reasons = new ArrayList<>();
     if (in.rate().isEmpty()) {
       reasons.add(
@@ -157,6 +161,9 @@ public final class Ds2Model {
                 "records were processed with no measurable busy time; capacity is beyond"
                     + " measurement"));
       }
+    }
+    if (keyed && required > 0) {
+      UnevenInput.check(obs, required).ifPresent(reasons::add);
     }
     int recommended = ParallelismBounds.apply(v, required, options, reasons);
     return new VertexEstimate(

@@ -42,6 +42,8 @@ public enum ReasonCode {
   DEMAND_SHIFTED,
   /** Some vertex could not be estimated; nothing is changed on partial information. */
   ESTIMATE_INCOMPLETE,
+  /** One subtask of a keyed vertex gets far more than its share and runs flat out: key skew. */
+  UNEVEN_INPUT,
   /** Every vertex already runs at its target. */
   NO_CHANGE
 }

@@ -9,6 +9,7 @@ import io.ds2.model.graph.Edge;
 import io.ds2.model.graph.JobGraph;
 import io.ds2.model.graph.Vertex;
 import io.ds2.model.options.Ds2Options;
+import io.ds2.model.window.SubtaskSample;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -226,5 +227,49 @@ class Ds2ModelTest {
     assertTrue(a.determined());
     assertEquals(1, a.recommendedParallelism());
     assertEquals(List.of(ReasonCode.NO_DEMAND), codes(a));
+  }
+
+  @Test
+  void keySkewIsReportedWithWhatAHotKeyWouldNeedButNotActedOn() {
+    // 450/s demand at 10 ms a record: 4.5 instances with even keys. 10 % of the records carry one
+    // key, so subtask 0 of 5 gets 28 % and runs flat out at 100/s; the others get 64.3/s each.
+    List<SubtaskSample> subtasks = new java.util.ArrayList<>();
+    subtasks.add(SubtaskSample.of(0, 1000, 1000, 10_000, 0, 0));
+    for (int i = 1; i < 5; i++) {
+      subtasks.add(SubtaskSample.of(i, 642.9, 642.9, 6_429, 3_571, 0));
+    }
+    Observations o = new Observations(10).source("s", 1, 3571).operator("w", subtasks);
+    Estimate est =
+        Ds2Model.estimate(
+            graph(List.of("s", "w"), e("s", "w")),
+            o.window(),
+            demand(o, "s", 450),
+            Ds2Options.defaults());
+    VertexEstimate w = est.vertex("w").orElseThrow();
+    assertEquals(5, w.recommendedParallelism(), "sized as DS2 sizes it");
+    Reason r =
+        w.reasons().stream()
+            .filter(x -> x.code() == ReasonCode.UNEVEN_INPUT)
+            .findFirst()
+            .orElseThrow();
+    assertEquals(
+        "subtask 0 gets 28.0 % of the input (even share 20.0 %) and is busy 100 %: keys are"
+            + " skewed, and this estimate assumes even keys; if a single hot key causes it, about 8"
+            + " instances would keep up",
+        r.message());
+    // Even keys: no such reason.
+    Observations even =
+        new Observations(10).source("s", 1, 4500).operator("w", 5, 4500, 4500, 45_000);
+    assertTrue(
+        Ds2Model.estimate(
+                graph(List.of("s", "w"), e("s", "w")),
+                even.window(),
+                demand(even, "s", 450),
+                Ds2Options.defaults())
+            .vertex("w")
+            .orElseThrow()
+            .reasons()
+            .stream()
+            .noneMatch(x -> x.code() == ReasonCode.UNEVEN_INPUT));
   }
 }
