@@ -39,7 +39,12 @@ public final class JobSampler implements MetricSource {
   private Instant namesFor = Instant.MIN;
 
   /** The metric names one vertex offers, as discovered. */
-  private record MetricNames(List<Counter> counters, Optional<String> pendingRecords) {
+  /**
+   * @param sourceRecordsIn for a source, its operator's {@code numRecordsIn} (records read; the
+   *     task-level counter stays 0 for FLIP-27 sources), next to its {@code pendingRecords}
+   */
+  private record MetricNames(
+      List<Counter> counters, Optional<String> pendingRecords, Optional<String> sourceRecordsIn) {
     boolean complete(boolean source) {
       return counters.size() == Counter.values().length && (!source || pendingRecords.isPresent());
     }
@@ -140,6 +145,7 @@ public final class JobSampler implements MetricSource {
       }
       int subtask = i;
       known.pendingRecords().ifPresent(p -> ids.add(subtask + "." + p));
+      known.sourceRecordsIn().ifPresent(p -> ids.add(subtask + "." + p));
     }
     Map<String, OptionalDouble> values =
         fetch("/jobs/" + jobId + "/vertices/" + v.id() + "/metrics", ids);
@@ -151,7 +157,9 @@ public final class JobSampler implements MetricSource {
       subtasks.add(
           new SubtaskSample(
               i,
-              value(values, p, Counter.RECORDS_IN),
+              known.sourceRecordsIn().isPresent()
+                  ? values.getOrDefault(p + known.sourceRecordsIn().get(), OptionalDouble.empty())
+                  : value(values, p, Counter.RECORDS_IN),
               value(values, p, Counter.RECORDS_OUT),
               value(values, p, Counter.BUSY_TIME_MS),
               value(values, p, Counter.IDLE_TIME_MS),
@@ -188,7 +196,15 @@ public final class JobSampler implements MetricSource {
     }
     Optional<String> pending =
         ids.stream().filter(id -> id.endsWith(PENDING_RECORDS)).sorted().findFirst();
-    return new MetricNames(counters, pending);
+    Optional<String> read =
+        pending
+            .map(
+                p ->
+                    p.substring(0, p.length() - PENDING_RECORDS.length())
+                        + "."
+                        + Counter.RECORDS_IN.flinkName())
+            .filter(ids::contains);
+    return new MetricNames(counters, pending, read);
   }
 
   private OptionalLong restarts() {

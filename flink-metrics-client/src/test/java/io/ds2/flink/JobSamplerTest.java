@@ -129,4 +129,22 @@ class JobSamplerTest {
     assertTrue(
         sampler.topology().graph().vertex("e").isPresent(), "the next read sees the new graph");
   }
+
+  @Test
+  void aSourceCountsTheRecordsItReadsAtItsOperatorNotItsTask() {
+    // FLIP-27 sources leave the task's numRecordsIn at 0; the source operator counts reads.
+    bodies.put(
+        "/jobs/j/vertices/s/subtasks/metrics",
+        NAMES.replace("]", ",{\"id\":\"Source__S.numRecordsIn\"}]"));
+    bodies.put(
+        "/jobs/j/vertices/s/metrics",
+        "[{\"id\":\"0.numRecordsIn\",\"value\":\"0\"},{\"id\":\"0.numRecordsOut\",\"value\":\"500\"},"
+            + "{\"id\":\"0.Source__S.numRecordsIn\",\"value\":\"625\"},"
+            + "{\"id\":\"0.Source__S.pendingRecords\",\"value\":\"42\"}]");
+    bodies.put("/jobs/j/vertices/w/metrics", "[]");
+    JobTopology t = sampler.topology();
+    SubtaskSample s0 = sampler.sample(t.graph()).vertices().get("s").subtasks().get(0);
+    assertEquals(625, s0.recordsIn().getAsDouble(), "records read, from the source operator");
+    assertEquals(500, s0.recordsOut().getAsDouble());
+  }
 }
