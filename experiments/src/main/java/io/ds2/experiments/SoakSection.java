@@ -24,8 +24,8 @@ final class SoakSection {
             """
             `bin/ds2-bench soak --jobs %d --minutes %.0f`: the fleet set-up above (ds2's real loop per
             job, one shared REST client, the simulated endpoint in the same JVM, %d MiB max heap),
-            with every job's demand switching between x1 and x1.5 every %.0f s so that the loops keep
-            rescaling. Every 30 s: heap used after a full GC, live JVM threads, connections the
+            with every job's demand switching between x1 and x1.5 every %.0f s and a 30 s scale-down
+            delay, so that the loops keep rescaling up and down. Every 30 s: heap used after a full GC, live JVM threads, connections the
             REST client holds open. A leak would show as a steady slope; the slopes are least-squares
             fits after the first minute (start-up is not a leak).
 

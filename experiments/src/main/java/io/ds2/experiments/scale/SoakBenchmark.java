@@ -37,6 +37,15 @@ public final class SoakBenchmark {
       long problems,
       int jobsAtOracle) {}
 
+  /** The fleet's options with a 30 s scale-down delay, so every demand switch rescales. */
+  public static final java.util.Map<String, String> OPTIONS = options();
+
+  private static java.util.Map<String, String> options() {
+    java.util.Map<String, String> m = new java.util.HashMap<>(FleetBenchmark.OPTIONS);
+    m.put(Ds2Options.SCALE_DOWN_DELAY, "30s");
+    return java.util.Map.copyOf(m);
+  }
+
   private SoakBenchmark() {}
 
   /**
@@ -55,7 +64,7 @@ public final class SoakBenchmark {
     long decisions;
     long rescales;
     long problems;
-    try (Fleet fleet = new Fleet(jobs, Ds2Options.fromMap(FleetBenchmark.OPTIONS))) {
+    try (Fleet fleet = new Fleet(jobs, Ds2Options.fromMap(OPTIONS))) {
       fleet.start();
       long next = sampleEvery.toNanos();
       long nextSwitch = demandPeriod.toNanos();
