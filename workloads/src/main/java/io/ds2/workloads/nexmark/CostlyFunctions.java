@@ -14,18 +14,31 @@ import org.apache.flink.util.Collector;
 final class CostlyFunctions {
   private CostlyFunctions() {}
 
-  /** Q1: a bid's price converted from dollars to euros. */
-  static final class Currency implements MapFunction<Event, Event> {
-    private final long costNanos;
+  /** A fixed cost per call, paid through a {@link CostDebt}. */
+  static final class Cost implements java.io.Serializable {
+    private final long nanos;
     private final CostDebt debt = new CostDebt();
 
+    Cost(double ms) {
+      this.nanos = Math.round(ms * 1e6);
+    }
+
+    void pay() {
+      debt.pay(nanos);
+    }
+  }
+
+  /** Q1: a bid's price converted from dollars to euros. */
+  static final class Currency implements MapFunction<Event, Event> {
+    private final Cost cost;
+
     Currency(double costMs) {
-      this.costNanos = Math.round(costMs * 1e6);
+      this.cost = new Cost(costMs);
     }
 
     @Override
     public Event map(Event bid) {
-      debt.pay(costNanos);
+      cost.pay();
       bid.price = bid.price * 908 / 1000;
       return bid;
     }
@@ -33,16 +46,15 @@ final class CostlyFunctions {
 
   /** Q2: bids on every 123rd auction. */
   static final class AuctionFilter implements FilterFunction<Event> {
-    private final long costNanos;
-    private final CostDebt debt = new CostDebt();
+    private final Cost cost;
 
     AuctionFilter(double costMs) {
-      this.costNanos = Math.round(costMs * 1e6);
+      this.cost = new Cost(costMs);
     }
 
     @Override
     public boolean filter(Event bid) {
-      debt.pay(costNanos);
+      cost.pay();
       return bid.id % 123 == 0;
     }
   }
@@ -52,11 +64,10 @@ final class CostlyFunctions {
    * split over {@code windowsPerRecord} (2 for a 10 s window sliding by 5 s).
    */
   static final class Count implements AggregateFunction<Event, Long, Long> {
-    private final long costNanos;
-    private final CostDebt debt = new CostDebt();
+    private final Cost cost;
 
     Count(double costMs, int windowsPerRecord) {
-      this.costNanos = Math.round(costMs * 1e6 / windowsPerRecord);
+      this.cost = new Cost(costMs / windowsPerRecord);
     }
 
     @Override
@@ -66,7 +77,7 @@ final class CostlyFunctions {
 
     @Override
     public Long add(Event value, Long count) {
-      debt.pay(costNanos);
+      cost.pay();
       return count + 1;
     }
 
@@ -86,11 +97,10 @@ final class CostlyFunctions {
    * many auctions they opened; the result is that count if they did (new users who sold at once).
    */
   static final class NewSellers implements AggregateFunction<Event, long[], Long> {
-    private final long costNanos;
-    private final CostDebt debt = new CostDebt();
+    private final Cost cost;
 
     NewSellers(double costMs) {
-      this.costNanos = Math.round(costMs * 1e6);
+      this.cost = new Cost(costMs);
     }
 
     @Override
@@ -100,7 +110,7 @@ final class CostlyFunctions {
 
     @Override
     public long[] add(Event e, long[] acc) {
-      debt.pay(costNanos);
+      cost.pay();
       if (e.isPerson()) {
         acc[0] = 1;
       } else {

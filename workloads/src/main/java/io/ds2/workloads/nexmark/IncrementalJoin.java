@@ -1,6 +1,5 @@
 package io.ds2.workloads.nexmark;
 
-import io.ds2.workloads.CostDebt;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -14,13 +13,12 @@ import org.apache.flink.util.Collector;
  * arrive before their seller wait in state. Emits each auction with its seller's state.
  */
 final class IncrementalJoin extends KeyedProcessFunction<Long, Event, Event> {
-  private final long costNanos;
-  private final CostDebt debt = new CostDebt();
+  private final CostlyFunctions.Cost cost;
   private transient ValueState<String> sellerState;
   private transient ListState<Event> waiting;
 
   IncrementalJoin(double costMs) {
-    this.costNanos = Math.round(costMs * 1e6);
+    this.cost = new CostlyFunctions.Cost(costMs);
   }
 
   @Override
@@ -31,7 +29,7 @@ final class IncrementalJoin extends KeyedProcessFunction<Long, Event, Event> {
 
   @Override
   public void processElement(Event e, Context ctx, Collector<Event> out) throws Exception {
-    debt.pay(costNanos);
+    cost.pay();
     if (e.isPerson()) {
       sellerState.update(e.state);
       for (Event auction : waiting.get()) {
