@@ -253,9 +253,9 @@ class Ds2ModelTest {
             .findFirst()
             .orElseThrow();
     assertEquals(
-        "subtask 0 gets 28.0 % of the input (even share 20.0 %) and is busy 100 %: keys are"
-            + " skewed, and this estimate assumes even keys; if a single hot key causes it, about 8"
-            + " instances would keep up",
+        "subtask 0 is busy 100 % while the others average 64 %; it gets 28.0 % of the input"
+            + " (even share 20.0 %): the load is uneven, and this estimate assumes even keys; if a"
+            + " single hot key causes it, at least 8 instances are needed",
         r.message());
     // Even keys: no such reason.
     Observations even =
