@@ -190,7 +190,7 @@ final class SuiteSection {
         if (ours.steps() > peer.steps()) {
           behind.add(fmt("%d steps vs %d", ours.steps(), peer.steps()));
         }
-        if (ours.slotSeconds() > peer.slotSeconds()) {
+        if (Math.round(ours.slotSeconds()) > Math.round(peer.slotSeconds())) {
           behind.add(fmt("%.0f slot-s vs %.0f", ours.slotSeconds(), peer.slotSeconds()));
         }
         if (!behind.isEmpty()) {
