@@ -227,7 +227,8 @@ final class SuiteSection {
 
         With a hot key (nexmark-q5-skew: 10 % of the bids on one auction) both DS2 policies size
         for even keys (5) and stay under-provisioned: DS2's model has aggregate rates only. ds2
-        says so in its decisions (`UNEVEN_INPUT`: "subtask 3 is busy 100 % while the others
+        says so in its decisions (added after this run; `bin/ds2 whatif` on its recording gives
+        `UNEVEN_INPUT`: "subtask 3 is busy 100 % while the others
         average 81 %; it gets 23.7 % of the input (even share 20.0 %): the load is uneven, and this
         estimate assumes even keys; if a single hot key causes it, at least 6 instances are
         needed") but does not act on it, because the hot key's share after a rescale depends on
