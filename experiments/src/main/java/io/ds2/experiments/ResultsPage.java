@@ -26,7 +26,7 @@ final class ResultsPage {
         ```bash
         bin/ds2-bench calibrate --out experiments/results/calibration.json
         bin/ds2-bench suite                         # every scenario x ds2, ds2-paper, flink-as-1.10-matched (~27 min)
-        bin/ds2-bench suite --scenarios fanin-step-up --controllers flink-as-1.10   # its defaults, once
+        bin/ds2-bench suite --controllers flink-as-1.10 --scenarios fanin-step-up,fanin-step-down,wordcount,sub-linear,nexmark-q1,nexmark-q2,nexmark-q3,nexmark-q5,nexmark-q8,nexmark-q11   # its defaults (~25 min)
         bin/ds2-bench suite --repeats 2,3 --controllers ds2,ds2-paper,flink-as-1.10-matched   # two more runs of each (~53 min)
         bin/ds2-bench suite --scenarios nexmark-q1,nexmark-q2,nexmark-q3,nexmark-q5,nexmark-q8,nexmark-q11 --controllers ds2,ds2-paper,flink-as-1.10-matched   # ~40 min
         bin/ds2-bench suite --scenarios fanin-ramp,fanin-spike,nexmark-q5-skew      # stress variants (~25 min)
