@@ -33,7 +33,7 @@ import picocli.CommandLine.Option;
       Bench.Suite.class,
       Bench.Decide.class,
       Bench.Fleet.class,
-      Bench.Soak.class,
+      SoakCommand.class,
       Bench.Calibrate.class,
       Bench.Results.class
     },
@@ -319,65 +319,6 @@ public final class Bench implements Runnable {
             r.threads());
       }
       writeResults(out, "fleet", results, FleetBenchmark.OPTIONS.toString());
-      return 0;
-    }
-  }
-
-  @Command(
-      name = "soak",
-      mixinStandardHelpOptions = true,
-      description =
-          "ds2's loops against many simulated jobs for a long time, demand switching x1 / x1.5:"
-              + " heap, threads and connections must stay flat.")
-  static final class Soak implements Callable<Integer> {
-    @Option(names = "--jobs", description = "Default: 200.")
-    int jobs = 200;
-
-    @Option(names = "--minutes", description = "Default: 10.")
-    int minutes = 10;
-
-    @Option(names = "--out", description = "Write the result as JSON here.")
-    Path out;
-
-    @Override
-    public Integer call() throws Exception {
-      System.out.printf(
-          "%8s %12s %8s %12s %10s %9s %9s%n",
-          "SECONDS",
-          "HEAP AFTER GC",
-          "THREADS",
-          "CONNECTIONS",
-          "DECISIONS",
-          "RESCALES",
-          "PROBLEMS");
-      var r =
-          io.ds2.experiments.scale.SoakBenchmark.run(
-              jobs,
-              java.time.Duration.ofMinutes(minutes),
-              java.time.Duration.ofSeconds(30),
-              java.time.Duration.ofSeconds(150),
-              s ->
-                  System.out.printf(
-                      Locale.ROOT,
-                      "%8.0f %11.1fM %8d %12d %10d %9d %9d%n",
-                      s.seconds(),
-                      s.heapAfterGcMiB(),
-                      s.threads(),
-                      s.openConnections(),
-                      s.decisions(),
-                      s.rescales(),
-                      s.problems()));
-      System.out.printf(
-          Locale.ROOT,
-          "slopes per hour after the first minute: heap %.2f MiB, threads %.2f, connections %.2f;"
-              + " %d of %d jobs at their oracle at the end%n",
-          r.heapSlopeMiBPerHour(),
-          r.threadSlopePerHour(),
-          r.connectionSlopePerHour(),
-          r.jobsAtOracle(),
-          r.jobs());
-      writeResults(
-          out, "soak", List.of(r), io.ds2.experiments.scale.FleetBenchmark.OPTIONS.toString());
       return 0;
     }
   }

@@ -1,0 +1,62 @@
+package io.ds2.experiments;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code bin/ds2-bench soak}: the soak benchmark from the command line. */
+@Command(
+    name = "soak",
+    mixinStandardHelpOptions = true,
+    description =
+        "ds2's loops against many simulated jobs for a long time, demand switching x1 / x1.5:"
+            + " heap, threads and connections must stay flat.")
+final class SoakCommand implements Callable<Integer> {
+  @Option(names = "--jobs", description = "Default: 200.")
+  int jobs = 200;
+
+  @Option(names = "--minutes", description = "Default: 10.")
+  int minutes = 10;
+
+  @Option(names = "--out", description = "Write the result as JSON here.")
+  Path out;
+
+  @Override
+  public Integer call() throws Exception {
+    System.out.printf(
+        "%8s %12s %8s %12s %10s %9s %9s%n",
+        "SECONDS", "HEAP AFTER GC", "THREADS", "CONNECTIONS", "DECISIONS", "RESCALES", "PROBLEMS");
+    var r =
+        io.ds2.experiments.scale.SoakBenchmark.run(
+            jobs,
+            java.time.Duration.ofMinutes(minutes),
+            java.time.Duration.ofSeconds(30),
+            java.time.Duration.ofSeconds(150),
+            s ->
+                System.out.printf(
+                    Locale.ROOT,
+                    "%8.0f %11.1fM %8d %12d %10d %9d %9d%n",
+                    s.seconds(),
+                    s.heapAfterGcMiB(),
+                    s.threads(),
+                    s.openConnections(),
+                    s.decisions(),
+                    s.rescales(),
+                    s.problems()));
+    System.out.printf(
+        Locale.ROOT,
+        "slopes per hour after the first minute: heap %.2f MiB, threads %.2f, connections %.2f;"
+            + " %d of %d jobs at their oracle at the end%n",
+        r.heapSlopeMiBPerHour(),
+        r.threadSlopePerHour(),
+        r.connectionSlopePerHour(),
+        r.jobsAtOracle(),
+        r.jobs());
+    Bench.writeResults(
+        out, "soak", List.of(r), io.ds2.experiments.scale.FleetBenchmark.OPTIONS.toString());
+    return 0;
+  }
+}
