@@ -25,13 +25,16 @@ final class SoakSection {
             `bin/ds2-bench soak --jobs %d --minutes %.0f`: the fleet set-up above (ds2's real loop per
             job, one shared REST client, the simulated endpoint in the same JVM, %d MiB max heap),
             with every job's demand switching between x1 and x1.5 every %.0f s and a 30 s scale-down
-            delay, so that the loops keep rescaling up and down. Every 30 s: heap used after a full GC, live JVM threads, connections the
-            REST client holds open. A leak would show as a steady slope; the slopes are least-squares
-            fits after the first minute (start-up is not a leak).
+            delay, so that the loops keep rescaling up and down. Every 30 s: heap used after a full
+            GC, live JVM threads, connections the REST client holds open. A leak would show as a
+            steady slope; the slopes are least-squares fits after the first minute (start-up is not a
+            leak).
 
             Over the run: %,d decisions, %,d applied rescales, %,d REST problems reported (and
             retried); %d of %d jobs at their oracle when it ended. Slopes per hour: heap %.1f MiB,
-            threads %.1f, connections %.1f.
+            threads %.1f, connections %.1f. Open connections stayed between %d and %d: the client's
+            pool keeps at most 5 idle ones, the rest are calls in flight at that instant, so their
+            slope is noise around a flat line, not growth.
 
             | seconds | heap after GC | threads | open connections | decisions | rescales | problems |
             |---:|---:|---:|---:|---:|---:|---:|
@@ -47,7 +50,9 @@ final class SoakSection {
             r.get("jobs").asInt(),
             r.get("heapSlopeMiBPerHour").asDouble(),
             r.get("threadSlopePerHour").asDouble(),
-            r.get("connectionSlopePerHour").asDouble()));
+            r.get("connectionSlopePerHour").asDouble(),
+            min(r.get("samples"), "openConnections"),
+            max(r.get("samples"), "openConnections")));
     for (JsonNode s : r.get("samples")) {
       md.append(
           fmt(
@@ -61,6 +66,22 @@ final class SoakSection {
               s.get("problems").asLong()));
     }
     md.append("\n");
+  }
+
+  private static int min(JsonNode samples, String field) {
+    int m = Integer.MAX_VALUE;
+    for (JsonNode s : samples) {
+      m = Math.min(m, s.get(field).asInt());
+    }
+    return m;
+  }
+
+  private static int max(JsonNode samples, String field) {
+    int m = 0;
+    for (JsonNode s : samples) {
+      m = Math.max(m, s.get(field).asInt());
+    }
+    return m;
   }
 
   private static String fmt(String f, Object... args) {
