@@ -19,6 +19,10 @@ final class SoakSection {
     }
     JsonNode root = new ObjectMapper().readTree(file.toFile());
     JsonNode r = root.get("results").get(0);
+    var connections =
+        java.util.stream.StreamSupport.stream(r.get("samples").spliterator(), false)
+            .mapToInt(s -> s.get("openConnections").asInt())
+            .summaryStatistics();
     md.append(
         fmt(
             """
@@ -51,8 +55,8 @@ final class SoakSection {
             r.get("heapSlopeMiBPerHour").asDouble(),
             r.get("threadSlopePerHour").asDouble(),
             r.get("connectionSlopePerHour").asDouble(),
-            min(r.get("samples"), "openConnections"),
-            max(r.get("samples"), "openConnections")));
+            connections.getMin(),
+            connections.getMax()));
     for (JsonNode s : r.get("samples")) {
       md.append(
           fmt(
@@ -66,22 +70,6 @@ final class SoakSection {
               s.get("problems").asLong()));
     }
     md.append("\n");
-  }
-
-  private static int min(JsonNode samples, String field) {
-    int m = Integer.MAX_VALUE;
-    for (JsonNode s : samples) {
-      m = Math.min(m, s.get(field).asInt());
-    }
-    return m;
-  }
-
-  private static int max(JsonNode samples, String field) {
-    int m = 0;
-    for (JsonNode s : samples) {
-      m = Math.max(m, s.get(field).asInt());
-    }
-    return m;
   }
 
   private static String fmt(String f, Object... args) {

@@ -27,6 +27,8 @@ public record RestAccess(
   // A PEM block: what okhttp-tls decodes one at a time.
   private static final Pattern PEM_CERTIFICATE =
       Pattern.compile("-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----", Pattern.DOTALL);
+  private static final Pattern PEM_PKCS8_KEY =
+      Pattern.compile("-----BEGIN PRIVATE KEY-----[^-]+-----END PRIVATE KEY-----", Pattern.DOTALL);
 
   public static RestAccess none() {
     return new RestAccess(Optional.empty(), Optional.empty(), Optional.empty());
@@ -175,9 +177,7 @@ public record RestAccess(
   private static void held(HandshakeCertificates.Builder tls, ClientCertificate c) {
     List<String> chain = certificates(c.certificate());
     String key = read(c.key());
-    Matcher pkcs8 =
-        Pattern.compile("-----BEGIN PRIVATE KEY-----[^-]+-----END PRIVATE KEY-----", Pattern.DOTALL)
-            .matcher(key);
+    Matcher pkcs8 = PEM_PKCS8_KEY.matcher(key);
     if (!pkcs8.find()) {
       throw new IllegalArgumentException(
           c.key()

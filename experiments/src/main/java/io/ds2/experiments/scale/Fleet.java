@@ -47,7 +47,7 @@ final class Fleet implements AutoCloseable {
                   new FluidJob.Stage("b" + id.substring(1), "Parse", 0.0111, 1),
                   new FluidJob.Stage("c" + id.substring(1), "Enrich", 0.0065, 0.5),
                   new FluidJob.Stage("d" + id.substring(1), "Sink", 0.008, 0)),
-              300 + (i % 5) * 25,
+              baseDemand(i),
               System.currentTimeMillis());
       flink.add(job);
       jobs.add(job);
@@ -76,6 +76,11 @@ final class Fleet implements AutoCloseable {
     }
   }
 
+  /** Job {@code i}'s demand at x1: 300-400 records/s. */
+  private static double baseDemand(int i) {
+    return 300 + (i % 5) * 25;
+  }
+
   void start() {
     threads.forEach(Thread::start);
   }
@@ -95,7 +100,7 @@ final class Fleet implements AutoCloseable {
   /** Every job's demand times {@code factor} of its base (300-400 records/s). */
   void scaleDemand(double factor) {
     for (int i = 0; i < jobs.size(); i++) {
-      jobs.get(i).demand((300 + (i % 5) * 25) * factor);
+      jobs.get(i).demand(baseDemand(i) * factor);
     }
   }
 

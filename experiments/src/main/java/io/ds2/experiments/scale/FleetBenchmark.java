@@ -105,13 +105,11 @@ public final class FleetBenchmark {
   /** The fluid job runs at the smallest parallelism that keeps up (its closed form). */
   static boolean atOracle(FluidJob job) {
     Map<String, Integer> p = job.parallelism();
-    double rate = 0;
-    // Reconstruct the demand from the first stage's cost-free source: in = demand.
+    double rate = job.demand();
     for (FluidJob.Stage s : job.stages()) {
       if (s.cost() == 0) {
-        continue;
+        continue; // the source: it is not sized
       }
-      rate = rate == 0 ? demandOf(job) : rate;
       int oracle = (int) Math.ceil(rate * s.cost() - 1e-9);
       if (p.get(s.id()) != Math.max(1, oracle)) {
         return false;
@@ -119,10 +117,6 @@ public final class FleetBenchmark {
       rate *= s.selectivity();
     }
     return true;
-  }
-
-  private static double demandOf(FluidJob job) {
-    return job.demand();
   }
 
   private static long cpuNanos() {
