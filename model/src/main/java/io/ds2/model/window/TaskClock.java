@@ -39,8 +39,8 @@ final class TaskClock {
     }
     double[] perSubtask = new double[n];
     for (int i = 0; i < n; i++) {
-      OptionalDouble ta = total(a.subtasks().get(i));
-      OptionalDouble tb = total(b.subtasks().get(i));
+      OptionalDouble ta = VertexWindow.total(a.subtasks().get(i));
+      OptionalDouble tb = VertexWindow.total(b.subtasks().get(i));
       if (ta.isEmpty() || tb.isEmpty() || tb.getAsDouble() < ta.getAsDouble()) {
         return OptionalDouble.empty();
       }
@@ -49,15 +49,5 @@ final class TaskClock {
     Arrays.sort(perSubtask);
     return OptionalDouble.of(
         n % 2 == 1 ? perSubtask[n / 2] : (perSubtask[n / 2 - 1] + perSubtask[n / 2]) / 2);
-  }
-
-  private static OptionalDouble total(SubtaskSample s) {
-    if (s.busyTimeMs().isEmpty() || s.idleTimeMs().isEmpty() || s.backPressuredTimeMs().isEmpty()) {
-      return OptionalDouble.empty();
-    }
-    return OptionalDouble.of(
-        s.busyTimeMs().getAsDouble()
-            + s.idleTimeMs().getAsDouble()
-            + s.backPressuredTimeMs().getAsDouble());
   }
 }

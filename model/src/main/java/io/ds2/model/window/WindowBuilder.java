@@ -10,23 +10,25 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalDouble;
-import org.apache.commons.math3.stat.regression.SimpleRegression;
 
 /**
  * Turns raw job samples into a clean observation window, or says why it cannot.
  *
  * <p>Flink's REST metric store refreshes on its own schedule ({@code metrics.fetcher
  * .update-interval}, 10 s by default) and does not say when. Repeated polls return the same values,
- * so the window is cut at <em>change points</em>: the first poll at which new values appeared.
- * Their receive times bound the refresh times to within one poll interval, instead of one fetch
- * interval.
+ * so the window is cut at <em>change points</em>: the first poll at which new values appeared. Each
+ * vertex is then timed by Flink's own task time and observed over its own fresh readings ({@link
+ * VertexWindow}). A restart shows as a new job start time, a rising {@code numRestarts}, a changed
+ * parallelism, or a records, idle or back-pressured counter going down; never as busy time going
+ * down, which Flink derives and which falls under back-pressure.
  */
 public final class WindowBuilder {
   private static final Counter[] REQUIRED_FOR_ALL = {Counter.RECORDS_OUT};
   private static final Counter[] REQUIRED_FOR_OPERATORS = {
     Counter.RECORDS_IN, Counter.RECORDS_OUT, Counter.BUSY_TIME_MS
   };
+
+  private static final double LENGTH_TOLERANCE = 0.02;
 
   private final Duration minLength;
   private final Duration warmUp;
@@ -61,14 +63,9 @@ public final class WindowBuilder {
         }
       }
     }
-    List<JobSample> points = changePoints(samples);
-    // The first distinct values may have been in the store long before the first poll: their
-    // time is unknown, so start at the next change point when there is one to spare.
-    if (points.size() >= 3) {
-      points = points.subList(1, points.size());
-    }
     Instant settled = first.runningSince().plus(warmUp);
-    points = points.stream().filter(p -> !p.time().isBefore(settled)).toList();
+    List<JobSample> points =
+        changePoints(samples).stream().filter(p -> !p.time().isBefore(settled)).toList();
     if (points.size() < 2) {
       return first.time().isBefore(settled)
           ? notReady(
@@ -76,31 +73,45 @@ public final class WindowBuilder {
               "job (re)started at " + first.runningSince() + "; warming up for " + warmUp)
           : notReady(WindowProblem.TOO_FEW_SAMPLES, "waiting for Flink to refresh its metrics");
     }
-    JobSample start = points.get(0);
-    JobSample end = points.get(points.size() - 1);
-    Duration length = Duration.between(start.time(), end.time());
-    if (length.compareTo(minLength) < 0) {
+    WindowResult whole = cut(graph, points);
+    // Flink's task time times every reading exactly, even one that sat in the metric store long
+    // before the first poll. Poll time does not: there the first change point's time is unknown,
+    // so the window starts at the next one when there is one to spare.
+    if (whole instanceof WindowResult.Ready r && timedByPolls(r.window()) && points.size() >= 3) {
+      return cut(graph, points.subList(1, points.size()));
+    }
+    return whole;
+  }
+
+  private WindowResult cut(JobGraph graph, List<JobSample> points) {
+    Map<String, VertexObservation> observations = new LinkedHashMap<>();
+    double shortest = Double.MAX_VALUE;
+    for (Vertex v : graph.topologicalOrder()) {
+      VertexWindow.Outcome o = VertexWindow.observe(v, points);
+      if (o instanceof VertexWindow.Refused refused) {
+        return refused.why();
+      }
+      VertexObservation obs = ((VertexWindow.Observed) o).observation();
+      observations.put(v.id(), obs);
+      shortest = Math.min(shortest, obs.seconds());
+    }
+    // Polls jitter by milliseconds: three 10 s polls may span 29.98 s. A window that short of
+    // the wanted length by less than the tolerance is as good, and waiting a whole poll for the
+    // missing milliseconds would waste a tenth of a 10 s recording's windows.
+    double tolerance = Math.min(LENGTH_TOLERANCE * minLength.toMillis(), 1000);
+    if (shortest * 1000 < minLength.toMillis() - tolerance) {
       return notReady(
           WindowProblem.TOO_SHORT,
-          "window has " + length.toMillis() / 1000.0 + " s of " + minLength.toSeconds() + " s");
+          String.format(
+              java.util.Locale.ROOT, "window has %.1f s of %d s", shortest, minLength.toSeconds()));
     }
-    Map<String, VertexObservation> observations = new LinkedHashMap<>();
-    for (Vertex v : graph.topologicalOrder()) {
-      Optional<VertexObservation> obs = observe(v.id(), start, end, points);
-      if (obs.isEmpty()) {
-        return notReady(
-            WindowProblem.COUNTER_DECREASED,
-            "a counter of vertex "
-                + v.name()
-                + " decreased between "
-                + start.time()
-                + " and "
-                + end.time()
-                + " (job restarted?)");
-      }
-      observations.put(v.id(), obs.get());
-    }
+    JobSample start = points.get(0);
+    JobSample end = points.get(points.size() - 1);
     return new WindowResult.Ready(new ObservationWindow(start.time(), end.time(), observations));
+  }
+
+  private static boolean timedByPolls(ObservationWindow w) {
+    return w.vertices().values().stream().anyMatch(o -> o.timeBase() == TimeBase.POLL_TIME);
   }
 
   private static Optional<WindowResult> checkConsistent(
@@ -184,129 +195,6 @@ public final class WindowBuilder {
       }
     }
     return points;
-  }
-
-  private static Optional<VertexObservation> observe(
-      String id, JobSample start, JobSample end, List<JobSample> points) {
-    VertexSample a = start.vertices().get(id);
-    VertexSample b = end.vertices().get(id);
-    List<SubtaskSample> deltas = new ArrayList<>();
-    for (int i = 0; i < a.subtasks().size(); i++) {
-      SubtaskSample sa = a.subtasks().get(i);
-      SubtaskSample sb = b.subtasks().get(i);
-      OptionalDouble[] d = new OptionalDouble[Counter.values().length];
-      for (Counter c : Counter.values()) {
-        OptionalDouble va = sa.get(c);
-        OptionalDouble vb = sb.get(c);
-        if (va.isPresent() && vb.isPresent()) {
-          double delta = vb.getAsDouble() - va.getAsDouble();
-          if (delta < 0) {
-            return Optional.empty();
-          }
-          d[c.ordinal()] = OptionalDouble.of(delta);
-        } else {
-          d[c.ordinal()] = OptionalDouble.empty();
-        }
-      }
-      deltas.add(new SubtaskSample(sa.subtask(), d[0], d[1], d[2], d[3], d[4]));
-    }
-    TaskClock.Elapsed elapsed = TaskClock.between(a, b, pollSeconds(start, end));
-    return Optional.of(
-        new VertexObservation(
-            id,
-            a.parallelism(),
-            elapsed.seconds(),
-            elapsed.base(),
-            sumOf(deltas, Counter.RECORDS_IN).orElse(0),
-            sumOf(deltas, Counter.RECORDS_OUT).orElse(0),
-            sumOf(deltas, Counter.BUSY_TIME_MS),
-            sumOf(deltas, Counter.IDLE_TIME_MS),
-            sumOf(deltas, Counter.BACK_PRESSURED_TIME_MS),
-            deltas,
-            backlog(id, start, points)));
-  }
-
-  private static Optional<Backlog> backlog(String id, JobSample start, List<JobSample> points) {
-    // Points are change points of the whole job, so equal readings here are real readings.
-    SimpleRegression pending = new SimpleRegression();
-    SimpleRegression arrived = new SimpleRegression();
-    List<double[]> arrivals = new ArrayList<>();
-    VertexSample first = start.vertices().get(id);
-    double perRead = outputPerRecordRead(first, points.get(points.size() - 1).vertices().get(id));
-    Counter read = perRead == 1 ? Counter.RECORDS_OUT : Counter.RECORDS_IN;
-    double last = 0;
-    for (JobSample p : points) {
-      VertexSample v = p.vertices().get(id);
-      OptionalDouble done = sumOf(v.subtasks(), read);
-      if (v.pendingRecords().isEmpty() || done.isEmpty()) {
-        continue;
-      }
-      double t = TaskClock.between(first, v, pollSeconds(start, p)).seconds();
-      last = v.pendingRecords().getAsDouble() * perRead;
-      pending.addData(t, last);
-      double total = last + done.getAsDouble() * perRead;
-      arrived.addData(t, total);
-      arrivals.add(new double[] {t, total});
-    }
-    if (pending.getN() < 2) {
-      return Optional.empty();
-    }
-    double firstT = arrivals.get(0)[0];
-    double lastT = arrivals.get(arrivals.size() - 1)[0];
-    double middle = (firstT + lastT) / 2;
-    return Optional.of(
-        new Backlog(
-            last,
-            pending.getSlope(),
-            arrived.getSlope(),
-            (int) pending.getN(),
-            lastT - firstT,
-            slope(arrivals.stream().filter(a -> a[0] <= middle).toList()),
-            slope(arrivals.stream().filter(a -> a[0] >= middle).toList())));
-  }
-
-  /**
-   * {@code pendingRecords} counts records the source has not read yet. Where the source vertex
-   * counts the records it reads and emits a different number (a filter or flat map chained to the
-   * source), demand in the vertex's output records is the read rate times output per read record,
-   * measured over the window; otherwise 1 (the output counter stands in for reads).
-   */
-  private static double outputPerRecordRead(VertexSample from, VertexSample to) {
-    OptionalDouble in0 = sumOf(from.subtasks(), Counter.RECORDS_IN);
-    OptionalDouble in1 = sumOf(to.subtasks(), Counter.RECORDS_IN);
-    OptionalDouble out0 = sumOf(from.subtasks(), Counter.RECORDS_OUT);
-    OptionalDouble out1 = sumOf(to.subtasks(), Counter.RECORDS_OUT);
-    if (in0.isEmpty() || in1.isEmpty() || out0.isEmpty() || out1.isEmpty()) {
-      return 1;
-    }
-    double read = in1.getAsDouble() - in0.getAsDouble();
-    double emitted = out1.getAsDouble() - out0.getAsDouble();
-    return read > 0 && emitted >= 0 ? emitted / read : 1;
-  }
-
-  /** Least-squares slope of (t, value) pairs, if there are enough of them to mean something. */
-  private static OptionalDouble slope(List<double[]> data) {
-    if (data.size() < Backlog.MIN_POINTS_PER_HALF) {
-      return OptionalDouble.empty();
-    }
-    SimpleRegression r = new SimpleRegression();
-    data.forEach(d -> r.addData(d[0], d[1]));
-    return OptionalDouble.of(r.getSlope());
-  }
-
-  private static double pollSeconds(JobSample from, JobSample to) {
-    return Duration.between(from.time(), to.time()).toNanos() / 1e9;
-  }
-
-  private static OptionalDouble sumOf(List<SubtaskSample> subtasks, Counter c) {
-    double total = 0;
-    for (SubtaskSample s : subtasks) {
-      if (s.get(c).isEmpty()) {
-        return OptionalDouble.empty();
-      }
-      total += s.get(c).getAsDouble();
-    }
-    return OptionalDouble.of(total);
   }
 
   private static WindowResult.NotReady notReady(WindowProblem problem, String detail) {

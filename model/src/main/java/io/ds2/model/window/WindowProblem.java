@@ -19,7 +19,11 @@ public enum WindowProblem {
   PARTIAL_METRICS(true),
   /** A counter Flink must report is missing or NaN. */
   METRIC_MISSING(true),
-  /** A cumulative counter went down without a visible restart. */
+  /**
+   * Records in/out, idle or back-pressured time went down: the task restarted, even if the job did
+   * not say so. (Busy time is derived by Flink and falls when a stall is accounted; it is never
+   * taken as a restart.)
+   */
   COUNTER_DECREASED(true);
 
   private final boolean invalidatesSamples;
