@@ -11,6 +11,7 @@ import io.ds2.model.window.SubtaskSample;
 import io.ds2.model.window.SubtaskSample.Counter;
 import io.ds2.model.window.VertexSample;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,9 +25,24 @@ import java.util.OptionalLong;
 /**
  * Polls one job: its state and every vertex's per-subtask cumulative counters, plus a source's
  * {@code pendingRecords}. Metric names are discovered before they are requested (Flink answers
- * nothing for a request naming a missing metric) and re-discovered after a restart.
+ * nothing for a request naming a missing metric) and re-discovered after a restart. Metrics are
+ * read prime-then-read against Flink's lazily refreshed store ({@link MetricStore}).
  */
 public final class JobSampler implements MetricSource {
+  /** Whether a poll may return what Flink's store holds now, or waits for fresh values. */
+  public enum Reads {
+    /**
+     * The newest values without waiting for a refresh that is not due: polls between refreshes
+     * repeat the last values, which the window builder recognises (the live loop, 2 s polls).
+     */
+    LATEST,
+    /**
+     * Every poll waits until a refresh is due, starts it and reads its values (the recorder: each
+     * line a new reading).
+     */
+    FRESH
+  }
+
   // Keeps request URLs short for high parallelism.
   private static final int IDS_PER_REQUEST = 60;
   private static final String PENDING_RECORDS = ".pendingRecords";
@@ -36,7 +52,10 @@ public final class JobSampler implements MetricSource {
   private final Clock clock;
   private final JavaType metricList;
   private final Map<String, MetricNames> names = new HashMap<>();
+  private final Reads reads;
+  private final WindowCollector.Sleeper sleeper;
   private Instant namesFor = Instant.MIN;
+  private MetricStore store;
 
   /** The metric names one vertex offers, as discovered. */
   /**
@@ -51,9 +70,23 @@ public final class JobSampler implements MetricSource {
   }
 
   public JobSampler(FlinkRestClient client, String jobId, Clock clock) {
+    this(client, jobId, clock, Reads.LATEST, WindowCollector.Sleeper.SYSTEM);
+  }
+
+  /**
+   * @param sleeper waits for Flink's store to refresh (interruptible; an interrupt reads at once)
+   */
+  public JobSampler(
+      FlinkRestClient client,
+      String jobId,
+      Clock clock,
+      Reads reads,
+      WindowCollector.Sleeper sleeper) {
     this.client = client;
     this.jobId = jobId;
     this.clock = clock;
+    this.reads = reads;
+    this.sleeper = sleeper;
     this.metricList =
         client.mapper().getTypeFactory().constructCollectionType(List.class, MetricValue.class);
   }
@@ -83,8 +116,27 @@ public final class JobSampler implements MetricSource {
     return JobTopology.from(details(), client.baseUrl() + "/jobs/" + jobId);
   }
 
+  /**
+   * How often Flink refreshes the metrics this sampler reads ({@code metrics.fetcher
+   * .update-interval} from the cluster's configuration, Flink's default where it does not say).
+   */
+  @Override
+  public Optional<Duration> metricRefresh() {
+    return Optional.of(store().refresh());
+  }
+
+  private MetricStore store() {
+    if (store == null) {
+      store = MetricStore.discover(client);
+    }
+    return store;
+  }
+
   private JobDetails details() {
+    Instant sent = clock.instant();
     JobDetails d = client.get("/jobs/" + jobId, JobDetails.class);
+    // Asked after the first answer, so a broken endpoint fails on the call the user knows.
+    pause(store().primed(sent));
     if (d.state() == null) {
       throw new FlinkRestException(
           Kind.MALFORMED_RESPONSE, "GET " + client.baseUrl() + "/jobs/" + jobId + " has no state");
@@ -100,6 +152,9 @@ public final class JobSampler implements MetricSource {
    */
   @Override
   public JobSample sample(JobGraph graph) {
+    if (reads == Reads.FRESH && store != null) {
+      pause(store.untilRefreshDue(clock.instant()));
+    }
     JobDetails d = details();
     Instant time = clock.instant();
     Map<String, Long> ts = d.timestamps() == null ? Map.of() : d.timestamps();
@@ -205,6 +260,17 @@ public final class JobSampler implements MetricSource {
                         + Counter.RECORDS_IN.flinkName())
             .filter(ids::contains);
     return new MetricNames(counters, pending, read);
+  }
+
+  private void pause(Duration d) {
+    if (d.isZero()) {
+      return;
+    }
+    try {
+      sleeper.sleep(d);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // read now; the caller sees the interrupt
+    }
   }
 
   private OptionalLong restarts() {

@@ -2,6 +2,8 @@ package io.ds2.flink;
 
 import io.ds2.model.graph.JobGraph;
 import io.ds2.model.window.JobSample;
+import java.time.Duration;
+import java.util.Optional;
 
 /**
  * Where a job's topology and raw samples come from: Flink's REST API live ({@link JobSampler}), or
@@ -20,4 +22,9 @@ public interface MetricSource {
    *     changed), or any REST failure
    */
   JobSample sample(JobGraph graph);
+
+  /** How often the source's metrics refresh, where it knows (Flink's metric store interval). */
+  default Optional<Duration> metricRefresh() {
+    return Optional.empty();
+  }
 }
