@@ -17,6 +17,19 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * scheduler (REST rescale) and a 1 s metric fetch interval. Used by the demo and by tests.
  */
 public final class LocalFlinkCluster implements AutoCloseable {
+  /**
+   * Network buffers small enough that an overloaded vertex back-pressures its sources within
+   * seconds (4 KiB segments, 2 buffers per channel and 2 floating per gate: ~24 KiB in flight per
+   * channel instead of ~1 MiB). With Flink's defaults and small records the overflow sits in
+   * buffers for minutes, so sources show no backlog while the job falls behind.
+   */
+  public static final Map<String, String> SMALL_NETWORK_BUFFERS =
+      Map.of(
+          "taskmanager.memory.segment-size", "4kb",
+          "taskmanager.network.memory.buffers-per-channel", "2",
+          "taskmanager.network.memory.floating-buffers-per-gate", "2",
+          "taskmanager.network.memory.max-buffers-per-channel", "2");
+
   private final MiniCluster cluster;
   private final int restPort;
 

@@ -8,6 +8,7 @@ import io.ds2.flink.JobStates;
 import io.ds2.flink.JobTopology;
 import io.ds2.flink.MetricSource;
 import io.ds2.model.graph.JobGraph;
+import io.ds2.model.options.Durations;
 import io.ds2.model.window.JobSample;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -49,7 +50,10 @@ final class RecordCommand implements Callable<Integer> {
   @Option(
       names = "--interval",
       paramLabel = "DURATION",
-      description = "Time between polls; at least 1s. Default: 10s (Flink's metric refresh).")
+      description =
+          "Time between polls; at least 1s. Each poll waits for Flink's metric store to refresh"
+              + " (metrics.fetcher.update-interval), so an interval below it records at its pace."
+              + " Default: 10s (Flink's default refresh).")
   String interval = "10s";
 
   @Option(
@@ -71,7 +75,14 @@ final class RecordCommand implements Callable<Integer> {
         Optional.ofNullable(duration).map(d -> RecommendCommand.parseDuration("--duration", d));
     FlinkRestClient client = target.client();
     String jobId = target.locateJob(client);
-    JobSampler sampler = new JobSampler(client, jobId, Clock.systemUTC());
+    // Every line a new reading: each poll waits for Flink's metric store to refresh.
+    JobSampler sampler =
+        new JobSampler(
+            client,
+            jobId,
+            Clock.systemUTC(),
+            JobSampler.Reads.FRESH,
+            io.ds2.flink.WindowCollector.Sleeper.SYSTEM);
     JobTopology topology = sampler.topology();
     PrintWriter say = spec.commandLine().getOut();
     StderrProgress progress = new StderrProgress(spec.commandLine().getErr());
@@ -84,6 +95,7 @@ final class RecordCommand implements Callable<Integer> {
     } catch (UncheckedIOException e) {
       throw new UsageException("--out: " + e.getMessage());
     }
+    Duration refresh = sampler.metricRefresh().orElse(every);
     say.println(
         "ds2 record: job "
             + topology.jobName()
@@ -92,9 +104,13 @@ final class RecordCommand implements Callable<Integer> {
             + ") to "
             + out
             + ", a poll every "
-            + every.toSeconds()
-            + " s"
-            + limit.map(d -> " for " + d.toSeconds() + " s").orElse("; Ctrl-C to stop"));
+            + Durations.format(every)
+            + (refresh.compareTo(every) > 0
+                ? " (Flink refreshes its metrics every "
+                    + Durations.format(refresh)
+                    + ": each poll waits for new values)"
+                : "")
+            + limit.map(d -> " for " + Durations.format(d)).orElse("; Ctrl-C to stop"));
     say.flush();
     try (recording;
         GracefulStop stop = new GracefulStop()) {

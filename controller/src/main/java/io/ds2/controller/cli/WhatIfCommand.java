@@ -10,14 +10,17 @@ import io.ds2.controller.render.WhatIfHtml;
 import io.ds2.controller.render.WhatIfJson;
 import io.ds2.controller.render.WhatIfText;
 import io.ds2.flink.JobTopology;
+import io.ds2.flink.WindowCollector;
 import io.ds2.model.estimate.DemandScenario;
 import io.ds2.model.options.Ds2Options;
+import io.ds2.model.options.Durations;
 import io.ds2.model.policy.Decision;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Locale;
@@ -108,7 +111,7 @@ final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
 
   @Override
   public Integer call() throws Exception {
-    Ds2Options options = ScalingFlags.read(spec, Map.of());
+    ScalingFlags.read(spec, Map.of()); // bad flags are usage errors before any file is read
     if (rateScale != null && !sourceRates.given.isEmpty()) {
       throw new UsageException("--rate-scale and --source-rate exclude each other");
     }
@@ -119,6 +122,7 @@ final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
     PrintWriter out = spec.commandLine().getOut();
     StderrProgress progress = new StderrProgress(spec.commandLine().getErr());
     try (RecordSource source = open()) {
+      Ds2Options options = optionsFor(source.header());
       Map<String, Double> given = new HashMap<>();
       WhatIfSummary summary = new WhatIfSummary(report != null);
       WhatIfText text = output == RecommendCommand.OutputFormat.table ? new WhatIfText(out) : null;
@@ -167,6 +171,46 @@ final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
       }
     }
     return ExitCodes.OK;
+  }
+
+  /**
+   * The scaling options for this recording: a replay polls at the recording's pace, so the sample
+   * interval defaults to the recording's cadence (its poll interval, or Flink's metric refresh if
+   * longer); flags still win, but not ones that leave no time for a window to form.
+   */
+  private Ds2Options optionsFor(Recorded.Header header) {
+    Duration cadence = header.cadence();
+    boolean given = spec.findOption("--" + Ds2Options.SAMPLE_INTERVAL).getValue() != null;
+    Map<String, String> recorded = new HashMap<>();
+    if (!given && cadence.compareTo(Ds2Options.defaults().sampleInterval()) > 0) {
+      recorded.put(Ds2Options.SAMPLE_INTERVAL, Durations.format(cadence));
+      spec.commandLine()
+          .getErr()
+          .println(
+              "whatif: --sample-interval "
+                  + Durations.format(cadence)
+                  + " from the recording (a new reading every "
+                  + Durations.format(cadence)
+                  + ")");
+    }
+    Ds2Options o = ScalingFlags.read(spec, recorded);
+    Duration wait = WindowCollector.maxWait(o);
+    Duration needed = o.window().plus(cadence.multipliedBy(2));
+    if (wait.compareTo(needed) < 0) {
+      throw new UsageException(
+          "--sample-interval "
+              + Durations.format(o.sampleInterval())
+              + ": the recording holds a new reading every "
+              + Durations.format(cadence)
+              + ", and a window of "
+              + Durations.format(o.window())
+              + " needs two beyond it ("
+              + Durations.format(needed)
+              + "), but these settings wait at most "
+              + Durations.format(wait)
+              + "; leave --sample-interval out to poll at the recording's pace");
+    }
+    return o;
   }
 
   private RecordSource open() throws IOException {

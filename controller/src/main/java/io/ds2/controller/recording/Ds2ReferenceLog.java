@@ -80,6 +80,7 @@ public final class Ds2ReferenceLog implements RecordSource {
             ratesPath.getFileName().toString(),
             Optional.empty(),
             Duration.ZERO,
+            Optional.empty(),
             config);
   }
 
@@ -157,6 +158,7 @@ public final class Ds2ReferenceLog implements RecordSource {
         header.jobName(),
         header.flinkVersion(),
         header.interval(),
+        header.metricRefresh(),
         header.config());
   }
 

@@ -62,6 +62,7 @@ public final class LiveRecording implements AutoCloseable {
             topology.jobName(),
             flinkVersion(client),
             interval,
+            live.metricRefresh(),
             config));
     return new LiveRecording(writer, live, topology, clock);
   }

@@ -53,6 +53,10 @@ final class RecordParser {
     Duration interval =
         Duration.ofMillis(
             collector.isObject() ? integer(collector, "intervalMs", 1, MAX_TIME_MS) : 1);
+    Optional<Duration> refresh =
+        collector.hasNonNull("metricRefreshMs")
+            ? Optional.of(Duration.ofMillis(integer(collector, "metricRefreshMs", 0, MAX_TIME_MS)))
+            : Optional.empty();
     JsonNode config = n.get("config");
     return new Recorded.Header(
         version,
@@ -62,6 +66,7 @@ final class RecordParser {
         optionalText(n, "jobName").orElse(""),
         optionalText(n, "flinkVersion"),
         interval,
+        refresh,
         config instanceof ObjectNode o ? o : RecordingFormat.MAPPER.createObjectNode());
   }
 

@@ -25,8 +25,17 @@ public sealed interface Recorded {
       String jobName,
       Optional<String> flinkVersion,
       Duration interval,
+      Optional<Duration> metricRefresh,
       ObjectNode config)
-      implements Recorded {}
+      implements Recorded {
+    /**
+     * How often a recorded poll can hold new values: the poll interval, or Flink's metric refresh
+     * interval where that is longer (polls in between repeat the last values).
+     */
+    public Duration cadence() {
+      return metricRefresh.filter(r -> r.compareTo(interval) > 0).orElse(interval);
+    }
+  }
 
   /**
    * The job's graph and, where known, every vertex's parallelism; written at the start and again

@@ -49,7 +49,8 @@ public final class RecordingFormat {
     n.put("createdAt", h.createdAt().toString()).put("source", h.source());
     n.put("jobId", h.jobId()).put("jobName", h.jobName());
     n.put("flinkVersion", h.flinkVersion().orElse(null));
-    n.putObject("collector").put("intervalMs", h.interval().toMillis());
+    ObjectNode collector = n.putObject("collector").put("intervalMs", h.interval().toMillis());
+    h.metricRefresh().ifPresent(r -> collector.put("metricRefreshMs", r.toMillis()));
     n.set("config", h.config());
     return n;
   }

@@ -157,6 +157,62 @@ class WhatIfCommandTest {
         "--report: cannot write");
   }
 
+  @Test
+  void aReplayPollsAtTheRecordingsPace() throws Exception {
+    // 5 minutes polled every 10 s (what `record` does at its default): at default settings the
+    // replay takes its sample interval from the recording and forms a window every 30 s or so.
+    Path tenSeconds = everyNth(ChainRecording.write(dir.resolve("c.jsonl"), 300, 100, 200), 10, 0);
+    CliRun run = CliRun.of("whatif", "--recording", tenSeconds.toString(), "-o", "json");
+    assertEquals(ExitCodes.OK, run.exitCode(), run.err());
+    assertTrue(run.err().contains("--sample-interval 10s from the recording"), run.err());
+    JsonNode root = JSON.readTree(run.out());
+    assertTrue(root.get("totals").get("windows").asInt() >= 6, run.out());
+    // A window as short as one recorded poll is still a window (it once was a crash).
+    CliRun short10 = whatif(tenSeconds, "--activation", "1"); // --window 10s --warm-up 0s
+    assertEquals(ExitCodes.OK, short10.exitCode(), short10.err());
+    assertTrue(short10.out().contains("Replayed "), short10.out());
+    assertFalse(short10.err().contains("unexpected"), short10.err());
+  }
+
+  @Test
+  void settingsThatLeaveNoTimeForAWindowAreRefused() throws Exception {
+    // Flink refreshed its metrics once a minute: waiting warm-up + 2 windows + 10 polls of 1 s
+    // (0 + 20 + 10 s) is shorter than a 10 s window plus two readings.
+    Path slow = everyNth(ChainRecording.write(dir.resolve("s.jsonl"), 600, 100, 200), 60, 60_000);
+    assertUsage(
+        whatif(slow, "--sample-interval", "1s"),
+        "--sample-interval 1s: the recording holds a new reading every 1m");
+    CliRun atItsPace = CliRun.of("whatif", "--recording", slow.toString());
+    assertEquals(ExitCodes.OK, atItsPace.exitCode(), atItsPace.err());
+  }
+
+  /**
+   * The recording with only every {@code n}th sample, its header saying so (and that Flink
+   * refreshed every {@code refreshMs}, if not 0).
+   */
+  private Path everyNth(Path file, int n, long refreshMs) throws Exception {
+    List<String> kept = new ArrayList<>();
+    int samples = 0;
+    for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+      JsonNode node = JSON.readTree(line);
+      String type = node.get("type").asText();
+      if (type.equals("header")) {
+        com.fasterxml.jackson.databind.node.ObjectNode c =
+            (com.fasterxml.jackson.databind.node.ObjectNode) node.get("collector");
+        c.put("intervalMs", 1000L * n);
+        if (refreshMs > 0) {
+          c.put("metricRefreshMs", refreshMs);
+        }
+        kept.add(JSON.writeValueAsString(node));
+      } else if (!type.equals("sample") || samples++ % n == 0) {
+        kept.add(line);
+      }
+    }
+    Path out = dir.resolve("every" + n + "-" + file.getFileName());
+    Files.write(out, kept, StandardCharsets.UTF_8);
+    return out;
+  }
+
   private Path write(String name, String text) throws Exception {
     return Files.writeString(dir.resolve(name), text, StandardCharsets.UTF_8);
   }

@@ -64,6 +64,7 @@ public final class ChainRecording {
         TOPOLOGY.jobName(),
         Optional.of("1.20.3"),
         Duration.ofSeconds(1),
+        Optional.of(Duration.ofSeconds(1)),
         config);
   }
 

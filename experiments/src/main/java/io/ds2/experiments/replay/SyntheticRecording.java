@@ -91,6 +91,7 @@ public final class SyntheticRecording {
               topology.jobName(),
               Optional.of("1.20.3"),
               interval,
+              Optional.empty(),
               JsonMapper.builder()
                   .build()
                   .createObjectNode()

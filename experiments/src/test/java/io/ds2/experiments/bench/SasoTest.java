@@ -71,6 +71,7 @@ class SasoTest {
               "test",
               Optional.empty(),
               Duration.ofSeconds(1),
+              Optional.empty(),
               JSON.createObjectNode()));
       w.write(new Recorded.Topology(T0, topology, Map.of("s", 1, "w", 1)));
       w.write(phase(0, 1, T0));

@@ -86,14 +86,23 @@ public final class WindowBuilder {
   private WindowResult cut(JobGraph graph, List<JobSample> points) {
     Map<String, VertexObservation> observations = new LinkedHashMap<>();
     double shortest = Double.MAX_VALUE;
+    WindowResult.NotReady waitFor = null;
     for (Vertex v : graph.topologicalOrder()) {
       VertexWindow.Outcome o = VertexWindow.observe(v, points);
       if (o instanceof VertexWindow.Refused refused) {
-        return refused.why();
+        // A restart anywhere drops the samples at once; a vertex not refreshed yet only waits.
+        if (refused.why().problem().invalidatesSamples()) {
+          return refused.why();
+        }
+        waitFor = waitFor == null ? refused.why() : waitFor;
+        continue;
       }
       VertexObservation obs = ((VertexWindow.Observed) o).observation();
       observations.put(v.id(), obs);
       shortest = Math.min(shortest, obs.seconds());
+    }
+    if (waitFor != null) {
+      return waitFor;
     }
     // Polls jitter by milliseconds: three 10 s polls may span 29.98 s. A window that short of
     // the wanted length by less than the tolerance is as good, and waiting a whole poll for the
