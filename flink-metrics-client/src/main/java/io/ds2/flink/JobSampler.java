@@ -132,16 +132,26 @@ public final class JobSampler implements MetricSource {
     return store;
   }
 
+  /**
+   * Job details; every such request also asks Flink to refresh its metric store, so it is noted as
+   * a prime ({@link MetricStore#primed}). Callers that go on to read metrics wait for the refresh
+   * first; status and parallelism come from the job itself and need no wait.
+   */
   private JobDetails details() {
+    return primedDetails().job();
+  }
+
+  private record Primed(JobDetails job, Duration refreshLandsIn) {}
+
+  private Primed primedDetails() {
     Instant sent = clock.instant();
     JobDetails d = client.get("/jobs/" + jobId, JobDetails.class);
-    // Asked after the first answer, so a broken endpoint fails on the call the user knows.
-    pause(store().primed(sent));
     if (d.state() == null) {
       throw new FlinkRestException(
           Kind.MALFORMED_RESPONSE, "GET " + client.baseUrl() + "/jobs/" + jobId + " has no state");
     }
-    return d;
+    // Asked after the first answer, so a broken endpoint fails on the call the user knows.
+    return new Primed(d, store().primed(sent));
   }
 
   /**
@@ -155,7 +165,9 @@ public final class JobSampler implements MetricSource {
     if (reads == Reads.FRESH && store != null) {
       pause(store.untilRefreshDue(clock.instant()));
     }
-    JobDetails d = details();
+    Primed primed = primedDetails();
+    pause(primed.refreshLandsIn());
+    JobDetails d = primed.job();
     Instant time = clock.instant();
     Map<String, Long> ts = d.timestamps() == null ? Map.of() : d.timestamps();
     Instant runningSince = Instant.ofEpochMilli(ts.getOrDefault("RUNNING", 0L));

@@ -75,6 +75,14 @@ final class SimulatedFlink implements AutoCloseable {
       JsonNode body;
       if (p.length == 2 && p[1].equals("overview")) {
         body = JSON.createObjectNode().put("slots-total", 100_000).put("slots-available", 50_000);
+      } else if (p.length == 3 && p[1].equals("jobmanager") && p[2].equals("config")) {
+        // Values are computed per request, as fresh as a store refreshed every second.
+        body =
+            JSON.createArrayNode()
+                .add(
+                    JSON.createObjectNode()
+                        .put("key", "metrics.fetcher.update-interval")
+                        .put("value", "1000"));
       } else if (p.length >= 3 && p[1].equals("jobs")) {
         FluidJob job = jobs.get(p[2]);
         if (job == null) {
