@@ -20,7 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -84,15 +83,27 @@ class BackPressuredWindowsTest {
                       "--duration",
                       "240s"));
 
+      // The second lane starts after the warm-up and off the 2 s poll grid: its windows start at
+      // its own first poll, not at the end of the warm-up like the first lane's, so the two never
+      // read the same metric refreshes.
       List<CompletableFuture<List<Run>>> lanes = new ArrayList<>();
       for (int lane = 0; lane < LANES; lane++) {
-        lanes.add(CompletableFuture.supplyAsync(() -> recommendRuns(url, RUNS / LANES)));
+        long delay = lane * (defaults.warmUp().toSeconds() + 7);
+        lanes.add(
+            CompletableFuture.supplyAsync(
+                () -> recommendRuns(url, RUNS / LANES),
+                CompletableFuture.delayedExecutor(delay, TimeUnit.SECONDS)));
       }
       List<Run> runs = new ArrayList<>();
       for (CompletableFuture<List<Run>> lane : lanes) {
         runs.addAll(lane.get(10, TimeUnit.MINUTES));
       }
       assertEquals(RUNS, runs.size());
+      // Windows over the same refreshes would give bit-identical rates.
+      assertEquals(
+          RUNS,
+          runs.stream().map(r -> enrichRate(r.cli())).distinct().count(),
+          "every run its own readings");
       Map<String, Integer> oracle = SPEC.oracle();
       for (Run r : runs) {
         assertEquals(ExitCodes.OK, r.cli().exitCode(), r.cli().err());
@@ -101,7 +112,8 @@ class BackPressuredWindowsTest {
             r.took().compareTo(deadline) <= 0,
             "a clean window took " + r.took() + ", more than " + deadline + ": " + r.cli().err());
         JsonNode estimate = JSON.readTree(r.cli().out());
-        assertEquals(oracle, recommended(estimate.get("vertices"), "recommendedParallelism"));
+        assertEquals(
+            oracle, JsonEstimates.recommended(estimate.get("vertices"), "recommendedParallelism"));
         JsonNode source = vertex(estimate, "Source: Events");
         assertTrue(
             source.get("observed").get("backPressuredRatio").asDouble() > 0.5,
@@ -140,7 +152,8 @@ class BackPressuredWindowsTest {
       for (JsonNode w : windows) {
         if ("decision".equals(w.get("type").asText())) {
           decided++;
-          assertEquals(oracle, recommended(w.get("vertices"), "recommended"), w.toString());
+          assertEquals(
+              oracle, JsonEstimates.recommended(w.get("vertices"), "recommended"), w.toString());
         }
       }
       System.out.printf("whatif: %d windows, each %s%n", decided, oracle);
@@ -150,6 +163,16 @@ class BackPressuredWindowsTest {
   }
 
   private record Run(CliRun cli, Duration took) {}
+
+  private static double enrichRate(CliRun r) {
+    try {
+      return vertex(JSON.readTree(r.out()), "Enrich")
+          .get("trueProcessingRatePerInstance")
+          .asDouble();
+    } catch (java.io.IOException e) {
+      throw new AssertionError("not JSON: " + r.out() + r.err(), e);
+    }
+  }
 
   private static List<Run> recommendRuns(String url, int n) {
     List<Run> runs = new ArrayList<>();
@@ -177,15 +200,5 @@ class BackPressuredWindowsTest {
                 new GZIPInputStream(Files.newInputStream(gz)), StandardCharsets.UTF_8))) {
       return JSON.readTree(r.readLine());
     }
-  }
-
-  private static Map<String, Integer> recommended(JsonNode vertices, String field) {
-    Map<String, Integer> result = new HashMap<>();
-    for (JsonNode v : vertices) {
-      if (!v.get("source").asBoolean()) {
-        result.put(v.get("name").asText(), v.get(field).asInt());
-      }
-    }
-    return result;
   }
 }

@@ -11,7 +11,6 @@ import io.ds2.workloads.LocalFlinkCluster;
 import io.ds2.workloads.SampleJobs;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -92,9 +91,9 @@ class RecordWhatIfEndToEndTest {
       assertTrue(root.get("windows").size() >= 3, doubled.out());
       for (JsonNode w : root.get("windows")) {
         assertEquals("decision", w.get("type").asText(), w.toString());
-        assertEquals(SPEC.oracle(2.0), recommended(w.get("vertices"), "recommended"));
+        assertEquals(SPEC.oracle(2.0), JsonEstimates.recommended(w.get("vertices"), "recommended"));
       }
-      assertEquals(SPEC.oracle(2.0), recommended(root.get("plan"), "recommended"));
+      assertEquals(SPEC.oracle(2.0), JsonEstimates.recommended(root.get("plan"), "recommended"));
       assertEquals(1, root.get("rescales").size(), doubled.out());
       assertEquals(0, root.get("totals").get("skippedLines").asInt());
     }
@@ -115,7 +114,7 @@ class RecordWhatIfEndToEndTest {
       }
     }
     Map<String, Integer> oracle = SPEC.oracle();
-    assertEquals(oracle, recommended(live.get("vertices"), "recommendedParallelism"));
+    assertEquals(oracle, JsonEstimates.recommended(live.get("vertices"), "recommendedParallelism"));
   }
 
   // Sample times are recorded in milliseconds; everything else is the same arithmetic.
@@ -125,16 +124,6 @@ class RecordWhatIfEndToEndTest {
       return;
     }
     assertEquals(a.asDouble(), b.asDouble(), Math.abs(a.asDouble()) * 1e-6 + 1e-9);
-  }
-
-  private static Map<String, Integer> recommended(JsonNode vertices, String field) {
-    Map<String, Integer> result = new HashMap<>();
-    for (JsonNode v : vertices) {
-      if (!v.get("source").asBoolean()) {
-        result.put(v.get("name").asText(), v.get(field).asInt());
-      }
-    }
-    return result;
   }
 
   private static String[] concat(String[] a, String[] b) {
