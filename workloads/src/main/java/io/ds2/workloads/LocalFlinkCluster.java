@@ -1,8 +1,5 @@
 package io.ds2.workloads;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.util.HashMap;
 import java.util.Map;
@@ -46,12 +43,12 @@ public final class LocalFlinkCluster implements AutoCloseable {
   /** As {@link #start(int)}, with Flink configuration {@code overrides} applied last. */
   public static LocalFlinkCluster start(int slotsPerTaskManager, Map<String, String> overrides)
       throws Exception {
-    int port = freePort();
     Map<String, String> conf = new HashMap<>();
     conf.put("rest.address", "127.0.0.1");
     conf.put("rest.bind-address", "127.0.0.1");
-    conf.put("rest.port", String.valueOf(port));
-    conf.put("rest.bind-port", String.valueOf(port));
+    // Flink binds a free port itself and says which: choosing one beforehand (bind 0, close,
+    // reuse the number) races with every other socket opened meanwhile.
+    conf.put("rest.bind-port", "0");
     conf.put("jobmanager.bind-host", "127.0.0.1");
     conf.put("taskmanager.bind-host", "127.0.0.1");
     conf.put("taskmanager.host", "127.0.0.1");
@@ -74,7 +71,12 @@ public final class LocalFlinkCluster implements AutoCloseable {
             .build();
     MiniCluster cluster = new MiniCluster(cfg);
     cluster.start();
-    return new LocalFlinkCluster(cluster, port);
+    try {
+      return new LocalFlinkCluster(cluster, cluster.getRestAddress().get().getPort());
+    } catch (Exception e) {
+      cluster.close();
+      throw e;
+    }
   }
 
   public URI restUrl() {
@@ -92,11 +94,5 @@ public final class LocalFlinkCluster implements AutoCloseable {
   @Override
   public void close() throws Exception {
     cluster.close();
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
   }
 }
