@@ -1,0 +1,114 @@
+package io.ds2.model.keyed;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The smallest parallelism at which the busiest subtask of a keyed vertex keeps up, under Flink's
+ * key-group assignment and an estimated spread of the input over key groups. DS2's equation gives a
+ * lower bound (the input spread evenly); from it upward each candidate is checked by summing the
+ * load of every subtask's key-group range (prefix sums: O(p) per candidate). Feasibility is not
+ * monotonic in p (ranges shift), so candidates are tried in order, never bisected.
+ *
+ * <p>A key group hotter than one instance cannot be fixed by parallelism: it is reported, and the
+ * vertex is sized so that every subtask not holding one keeps up, instead of climbing towards max
+ * parallelism for it.
+ */
+public final class KeyedSizing {
+  private KeyedSizing() {}
+
+  /** A key group whose load alone exceeds one instance's capacity. */
+  public record HotKeyGroup(int keyGroup, double load) {}
+
+  /**
+   * @param parallelism the chosen parallelism
+   * @param feasible whether every subtask (not holding a hot key group) keeps up at it; false if
+   *     none up to the upper bound does
+   * @param busiestSubtask the busiest such subtask at the chosen parallelism
+   * @param busiestLoad its predicted input, records/s
+   * @param busiestFirstKeyGroup first key group of its range
+   * @param busiestLastKeyGroup last key group of its range (inclusive)
+   * @param hot key groups hotter than one instance, hottest first
+   */
+  public record Result(
+      int parallelism,
+      boolean feasible,
+      int busiestSubtask,
+      double busiestLoad,
+      int busiestFirstKeyGroup,
+      int busiestLastKeyGroup,
+      List<HotKeyGroup> hot) {
+    public Result {
+      hot = List.copyOf(hot);
+    }
+
+    /** The busiest subtask's load over an even share of the vertex's input. */
+    public double busiestOverEven(double input) {
+      return input > 0 ? busiestLoad / (input / parallelism) : 1;
+    }
+  }
+
+  /**
+   * @param input records/s the vertex must take in (in*)
+   * @param capacity records/s one instance may take at the target utilization
+   * @param lowerBound the first candidate (DS2's bound, at least 1)
+   * @param upperBound the last candidate (at most the vertex's max parallelism)
+   */
+  public static Result size(
+      KeyGroupLoad load, double input, double capacity, int lowerBound, int upperBound) {
+    int m = load.maxParallelism();
+    int from = Math.max(1, Math.min(lowerBound, m));
+    int to = Math.max(from, Math.min(upperBound, m));
+    double[] prefix = new double[m + 1];
+    boolean[] hotGroup = new boolean[m];
+    List<HotKeyGroup> hot = new ArrayList<>();
+    int[] hotPrefix = new int[m + 1];
+    for (int g = 0; g < m; g++) {
+      double l = load.shares()[g] * input;
+      prefix[g + 1] = prefix[g] + l;
+      hotGroup[g] = l > capacity;
+      hotPrefix[g + 1] = hotPrefix[g] + (hotGroup[g] ? 1 : 0);
+      if (hotGroup[g]) {
+        hot.add(new HotKeyGroup(g, l));
+      }
+    }
+    hot.sort((a, b) -> Double.compare(b.load(), a.load()));
+    Result last = null;
+    for (int p = from; p <= to; p++) {
+      last = busiest(p, m, prefix, hotPrefix, capacity, hot);
+      if (last.feasible()) {
+        return last;
+      }
+    }
+    return last;
+  }
+
+  private static Result busiest(
+      int p, int m, double[] prefix, int[] hotPrefix, double capacity, List<HotKeyGroup> hot) {
+    int worst = -1;
+    double worstLoad = -1;
+    for (int i = 0; i < p; i++) {
+      int a = KeyGroups.first(i, m, p);
+      int b = KeyGroups.last(i, m, p);
+      if (hotPrefix[b + 1] - hotPrefix[a] > 0) {
+        continue; // overloaded by its hot key group whatever p is: reported, not sized for
+      }
+      double l = prefix[b + 1] - prefix[a];
+      if (l > worstLoad) {
+        worstLoad = l;
+        worst = i;
+      }
+    }
+    if (worst < 0) {
+      return new Result(p, true, 0, 0, 0, 0, hot); // every subtask holds a hot key group
+    }
+    return new Result(
+        p,
+        worstLoad <= capacity * (1 + 1e-9), // sums of equal shares round
+        worst,
+        worstLoad,
+        KeyGroups.first(worst, m, p),
+        KeyGroups.last(worst, m, p),
+        hot);
+  }
+}

@@ -1,0 +1,127 @@
+package io.ds2.model.keyed;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.List;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.DoubleRange;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
+
+class KeyedSizingTest {
+  @Test
+  void rangesAreFlinksAssignment() {
+    for (int m : new int[] {128, 130, 32768}) {
+      for (int p : new int[] {1, 3, 20, 128}) {
+        int next = 0;
+        for (int i = 0; i < p; i++) {
+          assertEquals(next, KeyGroups.first(i, m, p));
+          for (int g = KeyGroups.first(i, m, p); g <= KeyGroups.last(i, m, p); g++) {
+            assertEquals(i, KeyGroups.subtaskOf(g, m, p), "m=" + m + " p=" + p + " g=" + g);
+          }
+          next = KeyGroups.last(i, m, p) + 1;
+        }
+        assertEquals(m, next, "every key group owned once");
+      }
+    }
+    // M=128 at p=20: subtasks own 6 or 7 key groups.
+    assertEquals(7, KeyGroups.last(0, 128, 20) - KeyGroups.first(0, 128, 20) + 1);
+    assertEquals(6, KeyGroups.last(1, 128, 20) - KeyGroups.first(1, 128, 20) + 1);
+  }
+
+  @Test
+  void evenKeysStillNeedMoreThanDs2WhenTheRangesAreUneven() {
+    // 19.5 instances of load over 128 equal key groups: DS2 says 20, but at 20 and 21 the busiest
+    // subtask owns 7 groups (7/128 x 19.5 = 1.07 instances); at 22 it owns 6 (0.91).
+    KeyedSizing.Result r = KeyedSizing.size(KeyGroupLoad.even(128), 1950, 100, 20, 128);
+    assertEquals(22, r.parallelism());
+    assertTrue(r.feasible());
+    assertEquals(6, r.busiestLastKeyGroup() - r.busiestFirstKeyGroup() + 1);
+  }
+
+  @Test
+  void aSaturatedSubtaskNeedsWhatTheOthersLeaveOfTheDemand() {
+    // p=4 over 128 groups; subtask 3 is flat out at its capacity of 100/s, the others take 50/s.
+    // The vertex must take 300/s: subtask 3's groups need 300 - 150 = 150/s, not the 100 it took.
+    KeyGroupLoad load =
+        KeyGroupLoad.estimate(
+            128, new double[] {50, 50, 50, 100}, new double[] {0.5, 0.5, 0.5, 1.0}, 300);
+    double hotRange = Arrays.stream(load.shares(), 96, 128).sum();
+    assertEquals(0.5, hotRange, 1e-12);
+    // DS2's bound is 3; at 4 and 5 the hot range still overloads one subtask; at 6 subtask 5
+    // holds 21 of its groups (98.4/s) and subtask 4 the rest with 10 cooler ones (67.2/s).
+    KeyedSizing.Result r = KeyedSizing.size(load, 300, 100, 3, 128);
+    assertEquals(6, r.parallelism());
+    assertEquals(5, r.busiestSubtask());
+    assertEquals(98.4375, r.busiestLoad(), 1e-9);
+    assertEquals(98.4375 / 50, r.busiestOverEven(300), 1e-9);
+  }
+
+  @Test
+  void aKeyGroupHotterThanOneInstanceIsReportedNotClimbedFor() {
+    double[] shares = new double[128];
+    Arrays.fill(shares, 0.5 / 127);
+    shares[40] = 0.5; // 150/s of 300/s in one key group, capacity 100/s
+    KeyedSizing.Result r = KeyedSizing.size(new KeyGroupLoad(shares, 4), 300, 100, 3, 128);
+    assertEquals(1, r.hot().size());
+    assertEquals(40, r.hot().get(0).keyGroup());
+    assertEquals(150, r.hot().get(0).load(), 1e-9);
+    assertTrue(r.parallelism() <= 3, "sized for the rest: " + r.parallelism());
+    assertTrue(r.feasible());
+  }
+
+  @Test
+  void atParallelismOneNothingIsKnownAboutTheSpread() {
+    KeyGroupLoad load = KeyGroupLoad.estimate(128, new double[] {90}, new double[] {1.0}, 400);
+    assertTrue(load.assumedEven());
+    assertEquals(KeyGroupLoad.even(128), load);
+    assertFalse(
+        KeyGroupLoad.estimate(128, new double[] {1, 2}, new double[] {0.1, 0.2}, 3).assumedEven());
+  }
+
+  /**
+   * For random key-group loads the chosen p is feasible under the estimate and no smaller candidate
+   * is, checked by assigning every key group to its subtask one by one.
+   */
+  @Property(tries = 300)
+  void theChosenParallelismIsTheSmallestFeasibleOne(
+      @ForAll @Size(min = 8, max = 64) List<@DoubleRange(min = 0, max = 1) Double> weights,
+      @ForAll @DoubleRange(min = 1.5, max = 4) double zipf,
+      @ForAll @IntRange(min = 1, max = 6) int lowerBound,
+      @ForAll @DoubleRange(min = 10, max = 2000) double input) {
+    int m = weights.size() * 2;
+    double[] shares = new double[m];
+    double sum = 0;
+    for (int g = 0; g < m; g++) {
+      shares[g] = weights.get(g % weights.size()) + 1 / Math.pow(g + 1, zipf);
+      sum += shares[g];
+    }
+    for (int g = 0; g < m; g++) {
+      shares[g] /= sum;
+    }
+    // No key group hotter than an instance (that case has its own test), so every try checks.
+    double hottest = Arrays.stream(shares).max().orElse(0) * input;
+    double capacity = Math.max(100, hottest * 1.01);
+    KeyGroupLoad load = new KeyGroupLoad(shares, 2);
+    KeyedSizing.Result r = KeyedSizing.size(load, input, capacity, lowerBound, m);
+    assertTrue(r.hot().isEmpty());
+    assertTrue(r.feasible(), "p = m is always feasible without hot key groups");
+    assertTrue(busiest(shares, input, m, r.parallelism()) <= capacity * (1 + 1e-9));
+    for (int p = Math.max(1, Math.min(lowerBound, m)); p < r.parallelism(); p++) {
+      assertTrue(busiest(shares, input, m, p) > capacity, "p=" + p + " was feasible already");
+    }
+  }
+
+  private static double busiest(double[] shares, double input, int m, int p) {
+    double[] perSubtask = new double[p];
+    for (int g = 0; g < m; g++) {
+      perSubtask[KeyGroups.subtaskOf(g, m, p)] += shares[g] * input;
+    }
+    return Arrays.stream(perSubtask).max().orElse(0);
+  }
+}
