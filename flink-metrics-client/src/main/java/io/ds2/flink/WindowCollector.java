@@ -84,6 +84,9 @@ public final class WindowCollector {
     List<JobSample> samples = new ArrayList<>();
     String lastProblem = "no samples yet";
     while (true) {
+      // Fixed rate: the next poll is due an interval after this one started, so time spent in the
+      // poll (REST calls, waiting for Flink's metric refresh) does not stretch the cadence.
+      Instant pollStarted = clock.instant();
       JobSample s = sampler.sample(graph);
       if (JobStates.TERMINAL.contains(s.jobState())) {
         throw new FlinkRestException(
@@ -113,7 +116,10 @@ public final class WindowCollector {
                 + " s: "
                 + lastProblem);
       }
-      sleeper.sleep(sampleInterval);
+      Duration untilNext = Duration.between(clock.instant(), pollStarted.plus(sampleInterval));
+      if (!untilNext.isNegative() && !untilNext.isZero()) {
+        sleeper.sleep(untilNext);
+      }
     }
   }
 }
