@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
  */
 public final class MetricStore {
   /** Flink's default {@code metrics.fetcher.update-interval}. */
-  public static final Duration FLINK_DEFAULT_REFRESH = Duration.ofSeconds(10);
+  static final Duration FLINK_DEFAULT_REFRESH = Duration.ofSeconds(10);
 
   static final String REFRESH_KEY = "metrics.fetcher.update-interval";
 

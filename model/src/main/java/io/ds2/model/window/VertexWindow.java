@@ -4,9 +4,12 @@ import io.ds2.model.graph.Vertex;
 import io.ds2.model.window.SubtaskSample.Counter;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.Set;
 import org.apache.commons.math3.stat.regression.SimpleRegression;
 
 /**
@@ -125,7 +128,7 @@ final class VertexWindow {
                 new WindowResult.NotReady(
                     WindowProblem.COUNTER_DECREASED,
                     String.format(
-                        java.util.Locale.ROOT,
+                        Locale.ROOT,
                         "%s of vertex %s subtask %d went down from %.0f to %.0f at %s: the task"
                             + " restarted",
                         c.flinkName(),
@@ -161,7 +164,7 @@ final class VertexWindow {
   /** Busy time of subtask {@code i} over the window (see the class comment). */
   private static OptionalDouble busy(int i, List<Reading> readings, double limitMs) {
     SimpleRegression perRecord = new SimpleRegression();
-    java.util.Set<Double> distinct = new java.util.HashSet<>();
+    Set<Double> distinct = new HashSet<>();
     for (Reading r : readings) {
       SubtaskSample s = r.values().subtasks().get(i);
       if (s.recordsIn().isPresent() && s.busyTimeMs().isPresent()) {
