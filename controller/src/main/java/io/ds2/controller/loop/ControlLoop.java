@@ -11,6 +11,7 @@ import io.ds2.flink.WindowCollector;
 import io.ds2.model.estimate.DemandScenario;
 import io.ds2.model.estimate.Ds2Model;
 import io.ds2.model.estimate.Estimate;
+import io.ds2.model.keyed.KeyedHistory;
 import io.ds2.model.options.Ds2Options;
 import io.ds2.model.policy.Action;
 import io.ds2.model.policy.Decision;
@@ -61,6 +62,8 @@ public final class ControlLoop {
   private final LoopListener listener;
   private final WindowCollector.Sleeper sleeper;
   private Mode mode;
+  // What keyed vertices' spreads looked like at the parallelisms they ran at (model memory).
+  private KeyedHistory keyedHistory = KeyedHistory.empty();
 
   /**
    * @param sampler live REST or a replayed recording
@@ -121,7 +124,8 @@ public final class ControlLoop {
     JobTopology topology = sampler.topology();
     ObservationWindow window =
         collector.collect(topology.graph(), WindowCollector.maxWait(o), listener);
-    Estimate estimate = Ds2Model.estimateFor(topology.graph(), window, demand, o);
+    Estimate estimate = Ds2Model.estimateFor(topology.graph(), window, demand, o, keyedHistory);
+    keyedHistory = estimate.keyedHistory();
     Decision decision = policy.decide(topology.graph(), estimate);
     listener.decided(topology, decision, mode);
     if (decision.action() instanceof Action.Rescale rescale && mode == Mode.ACT) {

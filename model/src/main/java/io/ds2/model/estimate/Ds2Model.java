@@ -2,15 +2,23 @@ package io.ds2.model.estimate;
 
 import io.ds2.model.graph.Edge;
 import io.ds2.model.graph.JobGraph;
+import io.ds2.model.graph.ShipStrategy;
 import io.ds2.model.graph.Vertex;
+import io.ds2.model.keyed.KeyGroupLoad;
+import io.ds2.model.keyed.KeyedHistory;
+import io.ds2.model.keyed.SubtaskShares;
 import io.ds2.model.options.Ds2Options;
 import io.ds2.model.window.ObservationWindow;
 import io.ds2.model.window.VertexObservation;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.function.IntToDoubleFunction;
+import java.util.stream.Collectors;
 
 /**
  * The DS2 computation (Kalavri et al., OSDI'18, Eq. 7-8): one pass over the graph in topological
@@ -24,22 +32,41 @@ import java.util.OptionalDouble;
  * pi(v)        = clamp(ceil(x(v)), min, min(max option, vertex max parallelism))
  * </pre>
  *
- * A vertex with several outputs sends its full out* to each consumer, as DS2 does.
+ * A vertex with several outputs sends its full out* to each consumer, as DS2 does. DS2's x assumes
+ * the input spreads evenly over the subtasks; for a vertex with a keyed input Flink spreads it by
+ * key-group range, so from pi(v) upward the smallest parallelism at which the busiest subtask keeps
+ * up is taken ({@link KeyedEstimate}).
  */
 public final class Ds2Model {
   private Ds2Model() {}
 
   /**
    * The estimate for a window: each source's demand is the scenario's rate where given, else
-   * inferred from its output and backlog (and scaled by the scenario's factor).
+   * inferred from its output and backlog (and scaled by the scenario's factor). Nothing is
+   * remembered from earlier windows.
    */
   public static Estimate estimateFor(
       JobGraph graph, ObservationWindow window, DemandScenario scenario, Ds2Options options) {
+    return estimateFor(graph, window, scenario, options, KeyedHistory.empty());
+  }
+
+  /**
+   * As {@link #estimateFor(JobGraph, ObservationWindow, DemandScenario, Ds2Options)}, with what
+   * earlier windows showed of keyed vertices' spreads ({@link Estimate#keyedHistory()} of the
+   * previous estimate).
+   */
+  public static Estimate estimateFor(
+      JobGraph graph,
+      ObservationWindow window,
+      DemandScenario scenario,
+      Ds2Options options,
+      KeyedHistory history) {
     return estimate(
         graph,
         window,
         DemandEstimator.demands(graph, window, scenario, options.catchUp()),
-        options);
+        options,
+        history);
   }
 
   /**
@@ -51,21 +78,39 @@ public final class Ds2Model {
       ObservationWindow window,
       Map<String, SourceDemand> demands,
       Ds2Options options) {
-    Map<String, OptionalDouble> outStar = new HashMap<>();
+    return estimate(graph, window, demands, options, KeyedHistory.empty());
+  }
+
+  public static Estimate estimate(
+      JobGraph graph,
+      ObservationWindow window,
+      Map<String, SourceDemand> demands,
+      Ds2Options options,
+      KeyedHistory history) {
+    Walk walk =
+        new Walk(
+            graph,
+            window,
+            options,
+            history.retainOnly(
+                graph.topologicalOrder().stream().map(Vertex::id).collect(Collectors.toSet())));
     List<VertexEstimate> results = new ArrayList<>();
     for (Vertex v : graph.topologicalOrder()) {
       VertexObservation obs =
           window
               .vertex(v.id())
               .orElseThrow(() -> new IllegalArgumentException("no observation of " + v.name()));
-      VertexEstimate e =
-          graph.isSource(v.id())
-              ? source(v, obs, demands)
-              : operator(v, obs, inputRate(graph, v, outStar), keyed(graph, v), options);
-      outStar.put(v.id(), e.targetOutputRate());
+      VertexEstimate e;
+      if (graph.isSource(v.id())) {
+        e = source(v, obs, demands);
+        walk.now.put(v.id(), demands.get(v.id()).currentRate());
+      } else {
+        e = walk.operator(v, obs);
+      }
+      walk.outStar.put(v.id(), e.targetOutputRate());
       results.add(e);
     }
-    return new Estimate(window, demands, results, options.targetUtilization());
+    return new Estimate(window, demands, results, options.targetUtilization(), walk.history);
   }
 
   private static VertexEstimate source(
@@ -94,92 +139,155 @@ public final class Ds2Model {
                 "sources are not scaled; demand "
                     + rate(d.targetRate())
                     + " ("
-                    + d.basis().name().toLowerCase(java.util.Locale.ROOT)
-                    + (d.scale() == 1
-                        ? ""
-                        : String.format(java.util.Locale.ROOT, " x %s", d.scale()))
-                    + ")")));
+                    + d.basis().name().toLowerCase(Locale.ROOT)
+                    + (d.scale() == 1 ? "" : String.format(Locale.ROOT, " x %s", d.scale()))
+                    + ")")),
+        Optional.empty());
   }
 
-  /** in*(v), or the first upstream vertex whose out* is unknown. */
-  private static InputRate inputRate(
-      JobGraph graph, Vertex v, Map<String, OptionalDouble> outStar) {
-    double sum = 0;
-    for (Edge e : graph.inputsOf(v.id())) {
-      OptionalDouble up = outStar.get(e.from());
-      if (up.isEmpty()) {
-        return new InputRate(OptionalDouble.empty(), e.from());
+  /** The state of one pass over the graph. */
+  private static final class Walk {
+    private final JobGraph graph;
+    private final ObservationWindow window;
+    private final Ds2Options options;
+    private KeyedHistory history;
+    // out* of every vertex visited (empty: undetermined)
+    private final Map<String, OptionalDouble> outStar = new HashMap<>();
+    // what every vertex visited had to emit during the window (no what-if, no catch-up)
+    private final Map<String, Double> now = new HashMap<>();
+    // the spread over key groups of every keyed vertex visited
+    private final Map<String, KeySpread> spreads = new HashMap<>();
+
+    Walk(JobGraph graph, ObservationWindow window, Ds2Options options, KeyedHistory history) {
+      this.graph = graph;
+      this.window = window;
+      this.options = options;
+      this.history = history;
+    }
+
+    VertexEstimate operator(Vertex v, VertexObservation obs) {
+      List<Reason> reasons = new ArrayList<>();
+      double nowIn = 0;
+      OptionalDouble in = OptionalDouble.of(0);
+      String undetermined = null;
+      for (Edge e : graph.inputsOf(v.id())) {
+        nowIn += now.getOrDefault(e.from(), 0.0);
+        OptionalDouble up = outStar.get(e.from());
+        if (up.isEmpty() && undetermined == null) {
+          undetermined = e.from();
+        } else if (in.isPresent() && up.isPresent()) {
+          in = OptionalDouble.of(in.getAsDouble() + up.getAsDouble());
+        }
       }
-      sum += up.getAsDouble();
-    }
-    return new InputRate(OptionalDouble.of(sum), null);
-  }
-
-  private record InputRate(OptionalDouble rate, String undeterminedUpstream) {}
-
-  private static boolean keyed(JobGraph graph, Vertex v) {
-    return graph.inputsOf(v.id()).stream().anyMatch(Edge::keyed);
-  }
-
-  private static VertexEstimate operator(
-      Vertex v, VertexObservation obs, InputRate in, boolean keyed, Ds2Options options) {
-    List<Reason> reasons = new ArrayList<>();
-    if (in.rate().isEmpty()) {
-      reasons.add(
-          new Reason(
-              ReasonCode.UPSTREAM_UNDETERMINED,
-              "input rate unknown: upstream vertex "
-                  + in.undeterminedUpstream()
-                  + " could not be estimated; keeping the current parallelism"));
-      return undetermined(v, obs, OptionalDouble.empty(), reasons);
-    }
-    double inStar = in.rate().getAsDouble();
-    OptionalDouble selectivity = obs.selectivity();
-    OptionalDouble trueRate = obs.trueProcessingRatePerInstance();
-    double required;
-    OptionalDouble outStar;
-    if (inStar <= 0) {
-      required = 0;
-      outStar = OptionalDouble.of(0);
-      reasons.add(new Reason(ReasonCode.NO_DEMAND, "no input expected"));
-    } else if (selectivity.isEmpty()) {
-      reasons.add(
-          new Reason(
-              ReasonCode.NO_RECORDS_OBSERVED,
-              "no records reached this vertex in the window, so its capacity is unknown; keeping"
-                  + " the current parallelism"));
-      return undetermined(v, obs, in.rate(), reasons);
-    } else {
-      outStar = OptionalDouble.of(selectivity.getAsDouble() * inStar);
-      if (trueRate.isPresent()) {
-        required = inStar / (trueRate.getAsDouble() * options.targetUtilization());
-      } else {
-        required = 0;
+      OptionalDouble selectivity = obs.selectivity();
+      now.put(
+          v.id(),
+          selectivity.isPresent() ? nowIn * selectivity.getAsDouble() : obs.observedOutputRate());
+      if (undetermined != null) {
         reasons.add(
             new Reason(
-                ReasonCode.BUSY_TIME_NOT_MEASURABLE,
-                "records were processed with no measurable busy time; capacity is beyond"
-                    + " measurement"));
+                ReasonCode.UPSTREAM_UNDETERMINED,
+                "input rate unknown: upstream vertex "
+                    + undetermined
+                    + " could not be estimated; keeping the current parallelism"));
+        return undetermined(v, obs, OptionalDouble.empty(), reasons);
       }
+      double inStar = in.getAsDouble();
+      OptionalDouble trueRate = obs.trueProcessingRatePerInstance();
+      double required;
+      OptionalDouble outRate;
+      if (inStar <= 0) {
+        required = 0;
+        outRate = OptionalDouble.of(0);
+        reasons.add(new Reason(ReasonCode.NO_DEMAND, "no input expected"));
+      } else if (selectivity.isEmpty()) {
+        reasons.add(
+            new Reason(
+                ReasonCode.NO_RECORDS_OBSERVED,
+                "no records reached this vertex in the window, so its capacity is unknown;"
+                    + " keeping the current parallelism"));
+        return undetermined(v, obs, in, reasons);
+      } else {
+        outRate = OptionalDouble.of(selectivity.getAsDouble() * inStar);
+        if (trueRate.isPresent()) {
+          required = inStar / (trueRate.getAsDouble() * options.targetUtilization());
+        } else {
+          required = 0;
+          reasons.add(
+              new Reason(
+                  ReasonCode.BUSY_TIME_NOT_MEASURABLE,
+                  "records were processed with no measurable busy time; capacity is beyond"
+                      + " measurement"));
+        }
+      }
+      int recommended = ParallelismBounds.apply(v, required, options, reasons);
+      Optional<KeySpread> spread = Optional.empty();
+      Optional<KeyGroupLoad> load = spreadOf(v, obs, nowIn);
+      if (load.isPresent() && required > 0) {
+        double capacity = trueRate.getAsDouble() * options.targetUtilization();
+        IntToDoubleFunction capacityAt = p -> capacity;
+        Optional<String> from = inheritedFrom(v).map(id -> graph.vertex(id).orElseThrow().name());
+        KeySpread s =
+            KeyedEstimate.size(v, load.get(), from, inStar, capacityAt, recommended, options);
+        KeyedEstimate.explain(v, s, inStar, capacityAt, options, reasons);
+        spreads.put(v.id(), s);
+        spread = Optional.of(s);
+        recommended = s.parallelism();
+      }
+      return new VertexEstimate(
+          v.id(),
+          v.name(),
+          false,
+          true,
+          obs.parallelism(),
+          v.maxParallelism(),
+          in,
+          outRate,
+          trueRate,
+          selectivity,
+          OptionalDouble.of(required),
+          recommended,
+          reasons,
+          spread);
     }
-    if (keyed && required > 0) {
-      UnevenInput.check(obs, required).ifPresent(reasons::add);
+
+    /**
+     * The spread of the vertex's input over key groups: measured (and remembered) for a keyed
+     * input; carried over from the upstream for a one-to-one input from a keyed vertex; empty where
+     * the input spreads evenly.
+     */
+    private Optional<KeyGroupLoad> spreadOf(Vertex v, VertexObservation obs, double nowIn) {
+      List<Edge> inputs = graph.inputsOf(v.id());
+      if (inputs.stream().anyMatch(Edge::keyed)) {
+        boolean throttled =
+            inputs.stream()
+                .map(e -> window.vertex(e.from()))
+                .flatMap(Optional::stream)
+                .anyMatch(
+                    u -> u.backPressuredRatio().orElse(0) >= KeyedEstimate.THROTTLED_BACK_PRESSURE);
+        Optional<SubtaskShares> seen =
+            KeyedEstimate.observe(obs, v.maxParallelism(), nowIn, throttled);
+        if (seen.isPresent()) {
+          history = history.with(v.id(), seen.get());
+        }
+        return Optional.of(history.load(v.id(), v.maxParallelism()));
+      }
+      return inheritedFrom(v)
+          .map(spreads::get)
+          .map(KeySpread::load)
+          .filter(l -> l.maxParallelism() == v.maxParallelism());
     }
-    int recommended = ParallelismBounds.apply(v, required, options, reasons);
-    return new VertexEstimate(
-        v.id(),
-        v.name(),
-        false,
-        true,
-        obs.parallelism(),
-        v.maxParallelism(),
-        in.rate(),
-        outStar,
-        trueRate,
-        selectivity,
-        OptionalDouble.of(required),
-        recommended,
-        reasons);
+
+    /** The keyed vertex a FORWARD-only input reads one-to-one, if any. */
+    private Optional<String> inheritedFrom(Vertex v) {
+      List<Edge> inputs = graph.inputsOf(v.id());
+      if (inputs.size() != 1
+          || inputs.get(0).strategy() != ShipStrategy.FORWARD
+          || !spreads.containsKey(inputs.get(0).from())) {
+        return Optional.empty();
+      }
+      return Optional.of(inputs.get(0).from());
+    }
   }
 
   private static VertexEstimate undetermined(
@@ -197,10 +305,11 @@ public final class Ds2Model {
         obs.selectivity(),
         OptionalDouble.empty(),
         obs.parallelism(),
-        reasons);
+        reasons,
+        Optional.empty());
   }
 
   private static String rate(double r) {
-    return String.format(java.util.Locale.ROOT, "%.1f records/s", r);
+    return String.format(Locale.ROOT, "%.1f records/s", r);
   }
 }

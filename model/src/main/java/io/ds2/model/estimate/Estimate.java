@@ -1,5 +1,6 @@
 package io.ds2.model.estimate;
 
+import io.ds2.model.keyed.KeyedHistory;
 import io.ds2.model.window.ObservationWindow;
 import java.util.List;
 import java.util.Map;
@@ -8,12 +9,16 @@ import java.util.Optional;
 /**
  * The DS2 result for a whole job: one estimate per vertex in topological order, the source demands
  * it was sized for, and the window it was measured over.
+ *
+ * @param keyedHistory what the next estimate should remember of keyed vertices' spreads, this
+ *     window's observations included
  */
 public record Estimate(
     ObservationWindow window,
     Map<String, SourceDemand> demands,
     List<VertexEstimate> vertices,
-    double targetUtilization) {
+    double targetUtilization,
+    KeyedHistory keyedHistory) {
   public Estimate {
     demands = Map.copyOf(demands);
     vertices = List.copyOf(vertices);

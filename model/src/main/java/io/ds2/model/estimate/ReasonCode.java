@@ -42,8 +42,15 @@ public enum ReasonCode {
   DEMAND_SHIFTED,
   /** Some vertex could not be estimated; nothing is changed on partial information. */
   ESTIMATE_INCOMPLETE,
-  /** One subtask of a keyed vertex gets far more than its share and runs flat out: key skew. */
+  /**
+   * The input spreads unevenly over the subtasks (key-group ranges, key skew): sized above DS2's
+   * even-spread bound so that the busiest subtask keeps up.
+   */
   UNEVEN_INPUT,
+  /** One key group needs more than an instance: no parallelism fixes it; sized for the rest. */
+  HOT_KEY_GROUP,
+  /** A keyed vertex seen only at parallelism 1: its spread over key groups is not known yet. */
+  KEY_SPREAD_UNKNOWN,
   /** Every vertex already runs at its target. */
   NO_CHANGE
 }

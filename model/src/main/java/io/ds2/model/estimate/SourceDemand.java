@@ -28,6 +28,17 @@ public record SourceDemand(
   /** Arrival rates (records/s) over the first and the second half of the window. */
   public record Shift(double early, double late) {}
 
+  /**
+   * What arrived at the source during the window, records/s: the demand as measured, without a
+   * what-if factor or catch-up. For a stated demand, the observed output plus any backlog growth.
+   */
+  public double currentRate() {
+    if (basis == Basis.EXPLICIT) {
+      return observedOutputRate + Math.max(0, backlogGrowthRate.orElse(0));
+    }
+    return Math.max(0, targetRate / scale - catchUpRate.orElse(0));
+  }
+
   /** This demand times {@code factor}: a what-if on the measured demand. */
   public SourceDemand scaledBy(double factor) {
     return new SourceDemand(

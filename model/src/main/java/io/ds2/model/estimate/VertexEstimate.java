@@ -1,6 +1,7 @@
 package io.ds2.model.estimate;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
@@ -15,6 +16,8 @@ import java.util.OptionalDouble;
  * @param selectivity output records per input record
  * @param requiredParallelism in* / (true rate x target utilization), before rounding and bounds
  * @param recommendedParallelism the parallelism to run at
+ * @param keySpread how the input spreads over the subtasks, for a vertex with a keyed input (or a
+ *     one-to-one input from one); empty when DS2's even spread applies
  */
 public record VertexEstimate(
     String vertexId,
@@ -29,7 +32,8 @@ public record VertexEstimate(
     OptionalDouble selectivity,
     OptionalDouble requiredParallelism,
     int recommendedParallelism,
-    List<Reason> reasons) {
+    List<Reason> reasons,
+    Optional<KeySpread> keySpread) {
   public VertexEstimate {
     reasons = List.copyOf(reasons);
   }

@@ -15,8 +15,12 @@ public record Edge(String from, String to, String shipStrategy) {
     shipStrategy = shipStrategy == null ? "UNKNOWN" : shipStrategy;
   }
 
+  public ShipStrategy strategy() {
+    return ShipStrategy.of(shipStrategy);
+  }
+
   /** A keyed edge partitions by key group, so its consumer's parallelism affects key spread. */
   public boolean keyed() {
-    return shipStrategy.equalsIgnoreCase("HASH");
+    return strategy() == ShipStrategy.HASH;
   }
 }

@@ -1,111 +1,125 @@
 package io.ds2.model.keyed;
 
 import java.util.Arrays;
+import java.util.List;
 
 /**
- * How a keyed vertex's input spreads over its key groups, as shares summing to 1, estimated from
- * one window at the parallelism the job ran at.
+ * How a keyed vertex's input spreads over its key groups, as shares summing to 1, combined from the
+ * windows observed at one or more parallelisms.
  *
- * <p>An unsaturated subtask's input rate is its demand; spread evenly over the key groups it owns
- * (one window cannot tell them apart). A saturated subtask's input rate is its capacity, not its
- * demand: what the saturated subtasks need together is the vertex's demand (from the graph walk)
- * less what the unsaturated ones took, and at least what they took themselves; it is split among
- * them by what each took.
+ * <p>Each observation says how much of the input each subtask's contiguous key-group range needed;
+ * inside a range one window cannot tell the key groups apart. Parallelisms partition the key groups
+ * differently, so several observations pin the load down more finely than one. They are combined by
+ * iterative proportional fitting: starting from even shares, each range is scaled in turn to the
+ * share it was observed to need, until every observation fits. The result is the spread closest to
+ * even (in relative entropy) that agrees with all of them: nothing is assumed about a range beyond
+ * what was measured.
  *
  * @param shares per key group, summing to 1 (all equal when nothing is known)
- * @param observedAt the parallelism the shares were measured at; at 1 every key group sits in one
- *     subtask and nothing is known about the spread
+ * @param observedAt the parallelisms the shares were measured at, newest first; none or only 1
+ *     means every key group sat in one subtask and nothing is known about the spread
  */
-public record KeyGroupLoad(double[] shares, int observedAt) {
-  /** Busy fraction from which a subtask counts as saturated (its input is then its capacity). */
-  public static final double SATURATED_BUSY = 0.95;
+public record KeyGroupLoad(double[] shares, List<Integer> observedAt) {
+  private static final int MAX_ITERATIONS = 200;
+  private static final double CONVERGED = 1e-9;
 
   public KeyGroupLoad {
     shares = shares.clone();
+    observedAt = List.copyOf(observedAt);
   }
 
   /** Even shares: what DS2 assumes, and all that is known before the first rescale. */
   public static KeyGroupLoad even(int maxParallelism) {
     double[] shares = new double[maxParallelism];
     Arrays.fill(shares, 1.0 / maxParallelism);
-    return new KeyGroupLoad(shares, 1);
+    return new KeyGroupLoad(shares, List.of());
   }
 
   /**
-   * @param inputRates records/s each subtask took in over the window (index = subtask)
-   * @param busy each subtask's busy fraction over the window
-   * @param demand records/s the whole vertex had to take in over the window (graph walk)
+   * The spread that fits every observation (newest first, all at {@code maxParallelism}); when they
+   * contradict each other, the newest ones win (they are fitted last).
    */
-  public static KeyGroupLoad estimate(
-      int maxParallelism, double[] inputRates, double[] busy, double demand) {
-    int p = inputRates.length;
-    if (p == 1) {
-      return even(maxParallelism);
+  public static KeyGroupLoad combine(int maxParallelism, List<SubtaskShares> observations) {
+    double[] x = even(maxParallelism).shares();
+    List<Integer> at = observations.stream().map(SubtaskShares::parallelism).toList();
+    if (observations.stream().allMatch(o -> o.parallelism() == 1)) {
+      return new KeyGroupLoad(x, at);
     }
-    double[] load = new double[maxParallelism];
-    double unsaturated = 0;
-    double saturatedTook = 0;
-    int saturatedGroups = 0;
-    for (int i = 0; i < p; i++) {
-      if (busy[i] >= SATURATED_BUSY) {
-        saturatedTook += inputRates[i];
-        saturatedGroups += groups(i, maxParallelism, p);
-      } else {
-        spread(load, i, maxParallelism, p, inputRates[i]);
-        unsaturated += inputRates[i];
+    // One observation is fitted exactly in one pass; several need rounds.
+    int rounds = observations.size() == 1 ? 1 : MAX_ITERATIONS;
+    for (int round = 0; round < rounds; round++) {
+      for (int k = observations.size() - 1; k >= 0; k--) {
+        fit(x, observations.get(k));
+      }
+      if (observations.stream().allMatch(o -> misfit(x, o) < CONVERGED)) {
+        break;
       }
     }
-    double saturatedNeed = Math.max(demand - unsaturated, saturatedTook);
-    for (int i = 0; i < p; i++) {
-      if (busy[i] >= SATURATED_BUSY) {
-        double part =
-            saturatedTook > 0
-                ? inputRates[i] / saturatedTook
-                : (double) groups(i, maxParallelism, p) / saturatedGroups;
-        spread(load, i, maxParallelism, p, saturatedNeed * part);
-      }
+    double total = Arrays.stream(x).sum();
+    for (int g = 0; g < x.length; g++) {
+      x[g] /= total;
     }
-    double total = Arrays.stream(load).sum();
-    if (!(total > 0)) {
-      return new KeyGroupLoad(even(maxParallelism).shares(), p);
-    }
-    for (int g = 0; g < maxParallelism; g++) {
-      load[g] /= total;
-    }
-    return new KeyGroupLoad(load, p);
+    return new KeyGroupLoad(x, at);
   }
 
   public int maxParallelism() {
     return shares.length;
   }
 
-  /** True when the spread was never observed (parallelism 1): even shares are assumed. */
+  /** True when the spread was never observed (only at parallelism 1): even shares are assumed. */
   public boolean assumedEven() {
-    return observedAt == 1;
+    return observedAt.stream().allMatch(p -> p == 1);
   }
 
-  private static int groups(int i, int maxParallelism, int p) {
-    return KeyGroups.last(i, maxParallelism, p) - KeyGroups.first(i, maxParallelism, p) + 1;
+  /**
+   * How far these shares are from an observation: the largest difference between a subtask's
+   * observed share and the share its range holds here, relative to an even share.
+   */
+  public double misfit(SubtaskShares o) {
+    return misfit(shares, o);
   }
 
-  private static void spread(double[] load, int i, int maxParallelism, int p, double rate) {
-    int from = KeyGroups.first(i, maxParallelism, p);
-    int to = KeyGroups.last(i, maxParallelism, p);
-    for (int g = from; g <= to; g++) {
-      load[g] += rate / (to - from + 1);
+  private static double misfit(double[] x, SubtaskShares o) {
+    int p = o.parallelism();
+    int m = x.length;
+    double worst = 0;
+    for (int i = 0; i < p; i++) {
+      double held = 0;
+      for (int g = KeyGroups.first(i, m, p); g <= KeyGroups.last(i, m, p); g++) {
+        held += x[g];
+      }
+      worst = Math.max(worst, Math.abs(held - o.shares()[i]) * p);
+    }
+    return worst;
+  }
+
+  private static void fit(double[] x, SubtaskShares o) {
+    int p = o.parallelism();
+    int m = x.length;
+    for (int i = 0; i < p; i++) {
+      int from = KeyGroups.first(i, m, p);
+      int to = KeyGroups.last(i, m, p);
+      double held = 0;
+      for (int g = from; g <= to; g++) {
+        held += x[g];
+      }
+      double want = o.shares()[i];
+      for (int g = from; g <= to; g++) {
+        x[g] = held > 0 ? x[g] * want / held : want / (to - from + 1);
+      }
     }
   }
 
   @Override
   public boolean equals(Object o) {
     return o instanceof KeyGroupLoad k
-        && observedAt == k.observedAt
+        && observedAt.equals(k.observedAt)
         && Arrays.equals(shares, k.shares);
   }
 
   @Override
   public int hashCode() {
-    return 31 * Arrays.hashCode(shares) + observedAt;
+    return 31 * Arrays.hashCode(shares) + observedAt.hashCode();
   }
 
   @Override

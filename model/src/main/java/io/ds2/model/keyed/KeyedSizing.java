@@ -2,6 +2,7 @@ package io.ds2.model.keyed;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntToDoubleFunction;
 
 /**
  * The smallest parallelism at which the busiest subtask of a keyed vertex keeps up, under Flink's
@@ -56,26 +57,40 @@ public final class KeyedSizing {
    */
   public static Result size(
       KeyGroupLoad load, double input, double capacity, int lowerBound, int upperBound) {
+    return size(load, input, p -> capacity, lowerBound, upperBound);
+  }
+
+  /**
+   * @param capacityAt records/s one instance may take at the target utilization when the vertex
+   *     runs at the given parallelism (a learned cost curve makes it fall with p)
+   */
+  public static Result size(
+      KeyGroupLoad load,
+      double input,
+      IntToDoubleFunction capacityAt,
+      int lowerBound,
+      int upperBound) {
     int m = load.maxParallelism();
     int from = Math.max(1, Math.min(lowerBound, m));
     int to = Math.max(from, Math.min(upperBound, m));
+    // A key group is hot if it overloads one instance even at the best capacity considered.
+    double capacity = Math.max(capacityAt.applyAsDouble(from), capacityAt.applyAsDouble(to));
     double[] prefix = new double[m + 1];
-    boolean[] hotGroup = new boolean[m];
     List<HotKeyGroup> hot = new ArrayList<>();
     int[] hotPrefix = new int[m + 1];
     for (int g = 0; g < m; g++) {
       double l = load.shares()[g] * input;
       prefix[g + 1] = prefix[g] + l;
-      hotGroup[g] = l > capacity;
-      hotPrefix[g + 1] = hotPrefix[g] + (hotGroup[g] ? 1 : 0);
-      if (hotGroup[g]) {
+      boolean isHot = l > capacity;
+      hotPrefix[g + 1] = hotPrefix[g] + (isHot ? 1 : 0);
+      if (isHot) {
         hot.add(new HotKeyGroup(g, l));
       }
     }
     hot.sort((a, b) -> Double.compare(b.load(), a.load()));
     Result last = null;
     for (int p = from; p <= to; p++) {
-      last = busiest(p, m, prefix, hotPrefix, capacity, hot);
+      last = busiest(p, m, prefix, hotPrefix, capacityAt.applyAsDouble(p), hot);
       if (last.feasible()) {
         return last;
       }

@@ -1,6 +1,8 @@
 package io.ds2.model.policy;
 
 import io.ds2.model.estimate.Estimate;
+import io.ds2.model.estimate.KeySpread;
+import io.ds2.model.estimate.KeyedEstimate;
 import io.ds2.model.estimate.ParallelismBounds;
 import io.ds2.model.estimate.Reason;
 import io.ds2.model.estimate.ReasonCode;
@@ -8,6 +10,7 @@ import io.ds2.model.estimate.VertexEstimate;
 import io.ds2.model.graph.Edge;
 import io.ds2.model.graph.JobGraph;
 import io.ds2.model.graph.Vertex;
+import io.ds2.model.keyed.KeyedSizing;
 import io.ds2.model.options.Ds2Options;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +40,7 @@ final class VertexTargets {
       int recommended = withCostCurve(vertex, v, efficiency, o, reasons);
       int proposed = stepLimited(v.currentParallelism(), recommended, o, reasons);
       if (o.alignKeyed() && keyed(graph, vertex)) {
-        proposed = aligned(vertex, proposed, reasons);
+        proposed = aligned(vertex, v, proposed, o, reasons);
       }
       proposed = thresholded(v.currentParallelism(), proposed, o, reasons);
       result.add(new Proposal(v, recommended, proposed, reasons));
@@ -57,8 +60,8 @@ final class VertexTargets {
     }
     // The curve replaces DS2's constant per-instance rate: drop DS2's bound reasons, re-bound.
     reasons.removeIf(r -> r.code() != ReasonCode.NO_DEMAND);
-    double required =
-        curve.get().requiredParallelism(v.targetInputRate().getAsDouble(), o.targetUtilization());
+    double input = v.targetInputRate().getAsDouble();
+    double required = curve.get().requiredParallelism(input, o.targetUtilization());
     reasons.add(
         new Reason(
             Double.isInfinite(required)
@@ -68,7 +71,23 @@ final class VertexTargets {
                 + (Double.isInfinite(required)
                     ? "; no parallelism sustains the demand"
                     : String.format(java.util.Locale.ROOT, "; sized for it: %.2f", required))));
-    return ParallelismBounds.apply(vertex, required, o, reasons);
+    int p = ParallelismBounds.apply(vertex, required, o, reasons);
+    if (v.keySpread().isEmpty() || Double.isInfinite(required)) {
+      return p;
+    }
+    // The busiest subtask must keep up at the curve's cost too.
+    KeySpread s =
+        KeyedEstimate.size(
+            vertex,
+            v.keySpread().get().load(),
+            v.keySpread().get().inheritedFrom(),
+            input,
+            q -> o.targetUtilization() / curve.get().costAt(q),
+            p,
+            o);
+    KeyedEstimate.explain(
+        vertex, s, input, q -> o.targetUtilization() / curve.get().costAt(q), o, reasons);
+    return s.parallelism();
   }
 
   private static int stepLimited(int current, int p, Ds2Options o, List<Reason> reasons) {
@@ -101,10 +120,15 @@ final class VertexTargets {
     return graph.inputsOf(v.id()).stream().anyMatch(Edge::keyed);
   }
 
-  private static int aligned(Vertex v, int p, List<Reason> reasons) {
+  /**
+   * The smallest divisor of the max parallelism from {@code p} up (every subtask then owns as many
+   * key groups) at which, by the measured spread, the busiest subtask still keeps up.
+   */
+  private static int aligned(
+      Vertex v, VertexEstimate e, int p, Ds2Options o, List<Reason> reasons) {
     int max = v.maxParallelism();
     for (int d = p; d <= max; d++) {
-      if (max % d == 0) {
+      if (max % d == 0 && keepsUp(e, d, o)) {
         if (d != p) {
           reasons.add(
               new Reason(
@@ -115,6 +139,18 @@ final class VertexTargets {
       }
     }
     return p;
+  }
+
+  private static boolean keepsUp(VertexEstimate e, int p, Ds2Options o) {
+    if (e.keySpread().isEmpty()
+        || e.targetInputRate().isEmpty()
+        || e.trueProcessingRatePerInstance().isEmpty()) {
+      return true;
+    }
+    double capacity = e.trueProcessingRatePerInstance().getAsDouble() * o.targetUtilization();
+    return KeyedSizing.size(
+            e.keySpread().get().load(), e.targetInputRate().getAsDouble(), capacity, p, p)
+        .feasible();
   }
 
   private static int thresholded(int current, int p, Ds2Options o, List<Reason> reasons) {

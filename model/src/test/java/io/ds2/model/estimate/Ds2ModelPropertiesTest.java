@@ -85,7 +85,8 @@ class Ds2ModelPropertiesTest {
     for (int k = 0; k < sc.operators().size(); k++) {
       int id = sc.sources() + k;
       for (int up : sc.inputs().get(k)) {
-        edges.add(new Edge("v" + up, "v" + id, "HASH"));
+        // Even spread (DS2's model); keyed spreads are KeyedSizingTest's property.
+        edges.add(new Edge("v" + up, "v" + id, "REBALANCE"));
         in[id] += rate[up];
       }
       double[] op = sc.operators().get(k);

@@ -49,8 +49,7 @@ class KeyedSizingTest {
     // p=4 over 128 groups; subtask 3 is flat out at its capacity of 100/s, the others take 50/s.
     // The vertex must take 300/s: subtask 3's groups need 300 - 150 = 150/s, not the 100 it took.
     KeyGroupLoad load =
-        KeyGroupLoad.estimate(
-            128, new double[] {50, 50, 50, 100}, new double[] {0.5, 0.5, 0.5, 1.0}, 300);
+        estimate(128, new double[] {50, 50, 50, 100}, new double[] {0.5, 0.5, 0.5, 1.0}, 300);
     double hotRange = Arrays.stream(load.shares(), 96, 128).sum();
     assertEquals(0.5, hotRange, 1e-12);
     // DS2's bound is 3; at 4 and 5 the hot range still overloads one subtask; at 6 subtask 5
@@ -67,7 +66,7 @@ class KeyedSizingTest {
     double[] shares = new double[128];
     Arrays.fill(shares, 0.5 / 127);
     shares[40] = 0.5; // 150/s of 300/s in one key group, capacity 100/s
-    KeyedSizing.Result r = KeyedSizing.size(new KeyGroupLoad(shares, 4), 300, 100, 3, 128);
+    KeyedSizing.Result r = KeyedSizing.size(new KeyGroupLoad(shares, List.of(4)), 300, 100, 3, 128);
     assertEquals(1, r.hot().size());
     assertEquals(40, r.hot().get(0).keyGroup());
     assertEquals(150, r.hot().get(0).load(), 1e-9);
@@ -77,11 +76,113 @@ class KeyedSizingTest {
 
   @Test
   void atParallelismOneNothingIsKnownAboutTheSpread() {
-    KeyGroupLoad load = KeyGroupLoad.estimate(128, new double[] {90}, new double[] {1.0}, 400);
+    KeyGroupLoad load = estimate(128, new double[] {90}, new double[] {1.0}, 400);
     assertTrue(load.assumedEven());
-    assertEquals(KeyGroupLoad.even(128), load);
-    assertFalse(
-        KeyGroupLoad.estimate(128, new double[] {1, 2}, new double[] {0.1, 0.2}, 3).assumedEven());
+    assertEquals(List.of(1), load.observedAt());
+    assertTrue(Arrays.equals(KeyGroupLoad.even(128).shares(), load.shares()));
+    assertFalse(estimate(128, new double[] {1, 2}, new double[] {0.1, 0.2}, 3).assumedEven());
+  }
+
+  @Test
+  void onceTheBuffersAreFullEveryChannelCarriesItsShareOfTheThrottledRate() {
+    // The writer upstream is back-pressured: subtask 3 is flat out at 100/s and the others get
+    // their shares of the throttled rate, so what they took are the shares (not demand - rest).
+    SubtaskShares s =
+        SubtaskShares.observe(
+                128,
+                new double[] {25, 25, 25, 100},
+                new double[] {0.25, 0.25, 0.25, 1.0},
+                700,
+                true,
+                0.01)
+            .orElseThrow();
+    assertEquals(100.0 / 175, s.shares()[3], 1e-12);
+    SubtaskShares notYet =
+        SubtaskShares.observe(
+                128,
+                new double[] {25, 25, 25, 100},
+                new double[] {0.25, 0.25, 0.25, 1.0},
+                700,
+                false,
+                0.01)
+            .orElseThrow();
+    assertEquals(625.0 / 700, notYet.shares()[3], 1e-12, "before: 700 - 75 queue for subtask 3");
+  }
+
+  @Test
+  void twoParallelismsPinTheSpreadDownMoreFinelyThanEither() {
+    // True load: key groups 0-15 of 64 carry half of the input, the rest spread evenly.
+    int m = 64;
+    double[] truth = new double[m];
+    for (int g = 0; g < m; g++) {
+      truth[g] = g < 16 ? 0.5 / 16 : 0.5 / 48;
+    }
+    SubtaskShares at3 = observed(truth, 3);
+    SubtaskShares at5 = observed(truth, 5);
+    KeyGroupLoad both = KeyGroupLoad.combine(m, List.of(at5, at3));
+    assertTrue(both.misfit(at3) < 1e-6, "fits p=3: " + both.misfit(at3));
+    assertTrue(both.misfit(at5) < 1e-6, "fits p=5: " + both.misfit(at5));
+    double alone3 = distance(KeyGroupLoad.combine(m, List.of(at3)).shares(), truth);
+    double alone5 = distance(KeyGroupLoad.combine(m, List.of(at5)).shares(), truth);
+    double combined = distance(both.shares(), truth);
+    assertTrue(
+        combined < Math.min(alone3, alone5),
+        "combined " + combined + " vs p=3 " + alone3 + ", p=5 " + alone5);
+    assertEquals(List.of(5, 3), both.observedAt());
+  }
+
+  @Test
+  void theHistoryForgetsWhatNoLongerFits() {
+    int m = 64;
+    double[] hotLeft = new double[m];
+    double[] hotRight = new double[m];
+    for (int g = 0; g < m; g++) {
+      hotLeft[g] = g < 16 ? 0.5 / 16 : 0.5 / 48;
+      hotRight[m - 1 - g] = hotLeft[g];
+    }
+    KeyedHistory h =
+        KeyedHistory.empty().with("v", observed(hotLeft, 3)).with("v", observed(hotLeft, 5));
+    assertEquals(2, h.of("v").size(), "both describe one spread");
+    // The same parallelism again: the newer observation replaces the older one.
+    assertEquals(2, h.with("v", observed(hotLeft, 5)).of("v").size());
+    // The popularity moved to the other end: p=3 and p=5 contradict the newest; forgotten.
+    KeyedHistory moved = h.with("v", observed(hotRight, 4));
+    assertEquals(List.of(4), moved.of("v").stream().map(SubtaskShares::parallelism).toList());
+    // The cost per record moved by more than a quarter: another job, start over.
+    SubtaskShares slower =
+        new SubtaskShares(
+            m, observed(hotLeft, 4).shares(), observed(hotLeft, 4).costPerRecord() * 2);
+    assertEquals(1, h.with("v", slower).of("v").size());
+    // At most MAX_OBSERVATIONS parallelisms are kept, the newest.
+    KeyedHistory many = KeyedHistory.empty();
+    for (int p = 2; p <= 8; p++) {
+      many = many.with("v", observed(hotLeft, p));
+    }
+    assertEquals(
+        List.of(8, 7, 6, 5), many.of("v").stream().map(SubtaskShares::parallelism).toList());
+    assertTrue(many.retainOnly(java.util.Set.of("w")).of("v").isEmpty());
+  }
+
+  private static SubtaskShares observed(double[] truth, int p) {
+    int m = truth.length;
+    double[] shares = new double[p];
+    for (int g = 0; g < m; g++) {
+      shares[KeyGroups.subtaskOf(g, m, p)] += truth[g];
+    }
+    return new SubtaskShares(m, shares, 0.01);
+  }
+
+  private static double distance(double[] a, double[] b) {
+    double d = 0;
+    for (int i = 0; i < a.length; i++) {
+      d += Math.abs(a[i] - b[i]);
+    }
+    return d;
+  }
+
+  private static KeyGroupLoad estimate(int m, double[] rates, double[] busy, double demand) {
+    return KeyGroupLoad.combine(
+        m, List.of(SubtaskShares.observe(m, rates, busy, demand, false, 0.01).orElseThrow()));
   }
 
   /**
@@ -107,7 +208,7 @@ class KeyedSizingTest {
     // No key group hotter than an instance (that case has its own test), so every try checks.
     double hottest = Arrays.stream(shares).max().orElse(0) * input;
     double capacity = Math.max(100, hottest * 1.01);
-    KeyGroupLoad load = new KeyGroupLoad(shares, 2);
+    KeyGroupLoad load = new KeyGroupLoad(shares, List.of(2));
     KeyedSizing.Result r = KeyedSizing.size(load, input, capacity, lowerBound, m);
     assertTrue(r.hot().isEmpty());
     assertTrue(r.feasible(), "p = m is always feasible without hot key groups");

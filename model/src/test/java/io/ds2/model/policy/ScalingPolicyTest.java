@@ -25,11 +25,16 @@ import org.junit.jupiter.api.Test;
  * operator whose per-record cost is {@code costMs x (1 + alpha (p - 1))}.
  */
 class ScalingPolicyTest {
-  private static final JobGraph GRAPH =
-      JobGraph.of(
-          List.of(new Vertex("s", "Source", 128), new Vertex("w", "Work", 128)),
-          List.of(new Edge("s", "w", "HASH")));
+  // Evenly spread input: these tests are about the policy, not key groups (but alignment's).
+  private static final JobGraph GRAPH = graph("REBALANCE");
+  private static final JobGraph KEYED = graph("HASH");
   private final MutableClock clock = new MutableClock();
+
+  private static JobGraph graph(String shipStrategy) {
+    return JobGraph.of(
+        List.of(new Vertex("s", "Source", 128), new Vertex("w", "Work", 128)),
+        List.of(new Edge("s", "w", shipStrategy)));
+  }
 
   private static Ds2Options options(String... kv) {
     Map<String, String> m = new HashMap<>();
@@ -43,6 +48,11 @@ class ScalingPolicyTest {
 
   /** One 30 s window of Work at parallelism p processing what it can of {@code rate}. */
   private static Estimate window(double rate, double costMs, double alpha, int p, Ds2Options o) {
+    return window(GRAPH, rate, costMs, alpha, p, o);
+  }
+
+  private static Estimate window(
+      JobGraph graph, double rate, double costMs, double alpha, int p, Ds2Options o) {
     double cost = costMs / 1000 * (1 + alpha * (p - 1));
     double processed = Math.min(rate, p / cost) * 30;
     Observations obs =
@@ -50,7 +60,7 @@ class ScalingPolicyTest {
             .source("s", 1, processed)
             .operator("w", p, processed, processed, processed * cost * 1000);
     return Ds2Model.estimate(
-        GRAPH, obs.window(), Map.of("s", DemandEstimator.explicit(obs.get("s"), rate)), o);
+        graph, obs.window(), Map.of("s", DemandEstimator.explicit(obs.get("s"), rate)), o);
   }
 
   private Decision decide(ScalingPolicy policy, double rate, double costMs, double alpha, int p) {
@@ -162,7 +172,9 @@ class ScalingPolicyTest {
   @Test
   void keyedVerticesAlignToDivisorsOfMaxParallelism() {
     ScalingPolicy policy = new ScalingPolicy(options("align-keyed", "true"), clock);
-    Decision d = decide(policy, 1000, 4.5, 0, 1); // wants 5 -> 8 divides 128
+    clock.advance(Duration.ofSeconds(30));
+    // Wants 5 (the busiest of 5 owns 26 of 128 even key groups: 4.5 x 26 / 128 = 0.91) -> 8.
+    Decision d = policy.decide(KEYED, window(KEYED, 1000, 4.5, 0, 1, policy.options()));
     assertEquals(8, target(d));
     assertTrue(codes(d).contains(ReasonCode.ALIGNED_TO_KEY_GROUPS));
   }

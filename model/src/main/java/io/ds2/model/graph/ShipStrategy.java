@@ -1,0 +1,39 @@
+package io.ds2.model.graph;
+
+import java.util.Locale;
+
+/**
+ * How records travel over an edge, as Flink's job plan names it ({@code ship_strategy}). It decides
+ * how a vertex's input spreads over its subtasks: by key group (HASH), one-to-one with the upstream
+ * subtask (FORWARD), or evenly (the rest).
+ */
+public enum ShipStrategy {
+  /** Partitioned by key group: subtask i gets the keys of its contiguous key-group range. */
+  HASH,
+  /** Subtask i reads upstream subtask i: the upstream's per-subtask spread carries over. */
+  FORWARD,
+  /** Round-robin over every downstream subtask: even. */
+  REBALANCE,
+  /** Round-robin over a local group of downstream subtasks: even. */
+  RESCALE,
+  /** Every record to every subtask: each takes the whole input. */
+  BROADCAST,
+  /** Everything to subtask 0. */
+  GLOBAL,
+  /** A user's partitioner, or a name this version does not know: treated as even. */
+  OTHER;
+
+  /** The strategy of a plan's {@code ship_strategy} text; unknown names are {@link #OTHER}. */
+  public static ShipStrategy of(String planName) {
+    if (planName == null) {
+      return OTHER;
+    }
+    String name = planName.trim().toUpperCase(Locale.ROOT);
+    for (ShipStrategy s : values()) {
+      if (s.name().equals(name)) {
+        return s;
+      }
+    }
+    return OTHER;
+  }
+}

@@ -1,0 +1,87 @@
+package io.ds2.model.keyed;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What the loop remembers about its keyed vertices between windows: the latest observation of each
+ * at every parallelism it ran at, as long as they still describe the same job. An immutable value:
+ * each estimate returns the history it leaves for the next one.
+ *
+ * <p>An observation is forgotten when the vertex's cost per record moved by more than {@value
+ * #COST_CHANGE} since (another job, or another machine), when the vertex's max parallelism changed,
+ * and, oldest first, when the observations no longer fit one spread: the keys' popularity moved.
+ */
+public record KeyedHistory(Map<String, List<SubtaskShares>> byVertex) {
+  /** Observations kept per vertex: parallelisms the vertex ran at lately. */
+  static final int MAX_OBSERVATIONS = 4;
+
+  /** Relative change of the cost per record beyond which older observations no longer apply. */
+  static final double COST_CHANGE = 0.25;
+
+  /**
+   * How far (relative to an even share) a subtask's observed share may be from the combined spread
+   * before the observations count as contradicting each other.
+   */
+  static final double FIT_TOLERANCE = 0.1;
+
+  public KeyedHistory {
+    Map<String, List<SubtaskShares>> copy = new HashMap<>();
+    byVertex.forEach((id, list) -> copy.put(id, List.copyOf(list)));
+    byVertex = Map.copyOf(copy);
+  }
+
+  public static KeyedHistory empty() {
+    return new KeyedHistory(Map.of());
+  }
+
+  /** The observations of a vertex, newest first. */
+  public List<SubtaskShares> of(String vertexId) {
+    return byVertex.getOrDefault(vertexId, List.of());
+  }
+
+  /** The spread of a vertex's input over its key groups, from what is remembered of it. */
+  public KeyGroupLoad load(String vertexId, int maxParallelism) {
+    List<SubtaskShares> known = of(vertexId);
+    return known.isEmpty()
+        ? KeyGroupLoad.even(maxParallelism)
+        : KeyGroupLoad.combine(maxParallelism, known);
+  }
+
+  /** This history with {@code latest} added as the vertex's newest observation. */
+  public KeyedHistory with(String vertexId, SubtaskShares latest) {
+    List<SubtaskShares> kept = new ArrayList<>();
+    kept.add(latest);
+    for (SubtaskShares older : of(vertexId)) {
+      if (older.parallelism() != latest.parallelism()
+          && older.maxParallelism() == latest.maxParallelism()
+          && Math.abs(older.costPerRecord() - latest.costPerRecord())
+              <= COST_CHANGE * latest.costPerRecord()
+          && kept.size() < MAX_OBSERVATIONS) {
+        kept.add(older);
+      }
+    }
+    while (kept.size() > 1 && !fits(kept)) {
+      kept.remove(kept.size() - 1);
+    }
+    Map<String, List<SubtaskShares>> next = new HashMap<>(byVertex);
+    next.put(vertexId, kept);
+    return new KeyedHistory(next);
+  }
+
+  /** This history without the vertices not in {@code vertexIds} (the job's graph changed). */
+  public KeyedHistory retainOnly(Set<String> vertexIds) {
+    Map<String, List<SubtaskShares>> next = new HashMap<>(byVertex);
+    next.keySet().retainAll(vertexIds);
+    return next.size() == byVertex.size() ? this : new KeyedHistory(next);
+  }
+
+  private static boolean fits(List<SubtaskShares> observations) {
+    KeyGroupLoad combined =
+        KeyGroupLoad.combine(observations.get(0).maxParallelism(), observations);
+    return observations.stream().allMatch(o -> combined.misfit(o) <= FIT_TOLERANCE);
+  }
+}

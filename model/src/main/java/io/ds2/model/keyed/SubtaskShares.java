@@ -1,0 +1,104 @@
+package io.ds2.model.keyed;
+
+import java.util.Arrays;
+import java.util.Optional;
+
+/**
+ * What one window says about a keyed vertex's input: the share of it each subtask's key-group range
+ * needs, at the parallelism the vertex ran at.
+ *
+ * <p>An unsaturated subtask's input rate is its demand. A saturated subtask's input rate is its
+ * capacity, not its demand, and what it takes depends on where the overflow goes. Before network
+ * buffers fill, the writer upstream keeps sending the other subtasks all they need and the overflow
+ * queues for the saturated ones: together they need the vertex's demand less what the unsaturated
+ * ones took. Once the buffers are full, the writer blocks on the full channel, so every channel
+ * carries its share of the throttled rate: the input rates themselves are then the shares. Which of
+ * the two holds is told by the writer upstream being back-pressured ({@code throttled}).
+ *
+ * @param maxParallelism the vertex's key groups
+ * @param shares per subtask (index = subtask), summing to 1
+ * @param costPerRecord busy seconds per record over the window: observations made at another cost
+ *     describe another job
+ */
+public record SubtaskShares(int maxParallelism, double[] shares, double costPerRecord) {
+  /** Busy fraction from which a subtask counts as saturated (its input is then its capacity). */
+  public static final double SATURATED_BUSY = 0.95;
+
+  public SubtaskShares {
+    shares = shares.clone();
+    if (shares.length < 1 || shares.length > maxParallelism) {
+      throw new IllegalArgumentException(
+          "parallelism " + shares.length + " outside [1, max parallelism " + maxParallelism + "]");
+    }
+  }
+
+  public int parallelism() {
+    return shares.length;
+  }
+
+  /**
+   * @param inputRates records/s each subtask took in over the window (index = subtask)
+   * @param busy each subtask's busy fraction over the window
+   * @param demand records/s the whole vertex had to take in over the window (graph walk)
+   * @param throttled whether the writer upstream was back-pressured
+   * @return empty when the subtasks took nothing
+   */
+  public static Optional<SubtaskShares> observe(
+      int maxParallelism,
+      double[] inputRates,
+      double[] busy,
+      double demand,
+      boolean throttled,
+      double costPerRecord) {
+    int p = inputRates.length;
+    double[] need = inputRates.clone();
+    if (!throttled) {
+      double unsaturated = 0;
+      double saturatedTook = 0;
+      for (int i = 0; i < p; i++) {
+        if (busy[i] >= SATURATED_BUSY) {
+          saturatedTook += inputRates[i];
+        } else {
+          unsaturated += inputRates[i];
+        }
+      }
+      double saturatedNeed = Math.max(demand - unsaturated, saturatedTook);
+      for (int i = 0; i < p && saturatedTook > 0; i++) {
+        if (busy[i] >= SATURATED_BUSY) {
+          need[i] = saturatedNeed * inputRates[i] / saturatedTook;
+        }
+      }
+    }
+    double total = Arrays.stream(need).sum();
+    if (!(total > 0)) {
+      return Optional.empty();
+    }
+    for (int i = 0; i < p; i++) {
+      need[i] /= total;
+    }
+    return Optional.of(new SubtaskShares(maxParallelism, need, costPerRecord));
+  }
+
+  /** The largest share over an even one: 1 when the input spread evenly over the subtasks. */
+  public double unevenness() {
+    return Arrays.stream(shares).max().orElse(0) * shares.length;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof SubtaskShares s
+        && maxParallelism == s.maxParallelism
+        && costPerRecord == s.costPerRecord
+        && Arrays.equals(shares, s.shares);
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.hashCode(shares) * 31 + maxParallelism;
+  }
+
+  @Override
+  public String toString() {
+    return "SubtaskShares" + Arrays.toString(shares);
+  }
+}
