@@ -46,6 +46,7 @@ public record JobSpec(
    * @param selectivity records emitted per record read
    * @param keyed whether the input is partitioned by key ({@code HASH} edge)
    * @param alpha sub-linear scaling: cost grows by {@code alpha} per extra instance
+   * @param keys the key of each record when keyed (by default keys 0..4095 in turn)
    */
   public record OperatorSpec(
       String name,
@@ -54,7 +55,28 @@ public record JobSpec(
       double selectivity,
       int parallelism,
       boolean keyed,
-      double alpha) {}
+      double alpha,
+      KeyDistribution keys) {
+    public OperatorSpec {
+      keys = keyed && keys == null ? new KeyDistribution.Cyclic(4096) : keys;
+    }
+
+    public OperatorSpec(
+        String name,
+        List<String> inputs,
+        double costMs,
+        double selectivity,
+        int parallelism,
+        boolean keyed,
+        double alpha) {
+      this(name, inputs, costMs, selectivity, parallelism, keyed, alpha, null);
+    }
+
+    /** The vertex's max parallelism: Flink's default for the parallelism it starts at. */
+    public int maxParallelism() {
+      return KeyedOracle.defaultMaxParallelism(parallelism);
+    }
+  }
 
   /** Flink's name for the vertex of a source or operator of this spec. */
   public static String vertexName(String specName, boolean source) {
@@ -80,8 +102,9 @@ public record JobSpec(
         in = in.union(streams.get(other));
       }
       CostlyOperator fn = new CostlyOperator(op.costMs(), op.selectivity(), op.alpha());
+      KeyDistribution keys = op.keys();
       DataStream<Long> out =
-          (op.keyed() ? in.keyBy(v -> v % 4096).flatMap(fn) : in.flatMap(fn))
+          (op.keyed() ? in.keyBy(v -> keys.keyOf(v)).flatMap(fn) : in.flatMap(fn))
               .name(op.name())
               .uid("op-" + op.name())
               .setParallelism(op.parallelism())
@@ -96,8 +119,11 @@ public record JobSpec(
   }
 
   /**
-   * The smallest parallelism per operator vertex name that sustains the sources' initial rates
-   * times {@code rateFactor}: pi = smallest p with r c (1 + alpha (p - 1)) <= p.
+   * The smallest parallelism per operator vertex name that keeps up with the sources' initial rates
+   * times {@code rateFactor}: the smallest p at which the busiest subtask, given the key groups
+   * Flink assigns it and the operator's key distribution, is busy less than {@link
+   * KeyedOracle#KEEPS_UP_BUSY} (r c (1 + alpha (p - 1)) x its share), every subtask an even share
+   * for an unkeyed input.
    */
   @Override
   public Map<String, Integer> oracle(double rateFactor) {
@@ -107,11 +133,11 @@ public record JobSpec(
             (name, in) -> {
               OperatorSpec op = operator(name);
               double load = in * op.costMs() / 1000;
-              int p = Math.max(1, (int) Math.ceil(load));
-              while (load * (1 + op.alpha() * (p - 1)) > p) {
-                p++;
-              }
-              result.put(vertexName(op.name(), false), p);
+              int m = op.maxParallelism();
+              double[] shares = op.keyed() ? op.keys().keyGroupShares(m) : null;
+              result.put(
+                  vertexName(op.name(), false),
+                  KeyedOracle.smallestKeepingUp(load, op.alpha(), shares, m));
             });
     return result;
   }
@@ -155,7 +181,8 @@ public record JobSpec(
               op.selectivity(),
               parallelism.getOrDefault(op.name(), op.parallelism()),
               op.keyed(),
-              op.alpha()));
+              op.alpha(),
+              op.keys()));
     }
     return new JobSpec(name, sources, ops, rateControl);
   }

@@ -28,6 +28,10 @@ public final class EventRecorder {
     ScalingApplied,
     ScalingSkipped,
     ScalingLimited,
+    /** A keyed vertex sized above DS2's even-keys bound so its busiest subtask keeps up. */
+    UnevenInput,
+    /** A key group needs more than one instance: no parallelism fixes it. */
+    HotKeyGroup,
     MetricsNotReady,
     ConflictingAutoscaler,
     InvalidAnnotation,

@@ -54,11 +54,16 @@ final class EventingListener implements LoopListener {
       events.normal(r, Reason.ScalingRecommended, line);
     }
     for (VertexDecision v : d.vertices()) {
-      v.reasons().stream()
-          .filter(reason -> LIMITS.contains(reason.code()))
-          .forEach(
-              reason ->
-                  events.warning(r, Reason.ScalingLimited, v.name() + ": " + reason.message()));
+      for (io.ds2.model.estimate.Reason reason : v.reasons()) {
+        String message = v.name() + ": " + reason.message();
+        if (LIMITS.contains(reason.code())) {
+          events.warning(r, Reason.ScalingLimited, message);
+        } else if (reason.code() == ReasonCode.HOT_KEY_GROUP) {
+          events.warning(r, Reason.HotKeyGroup, message);
+        } else if (reason.code() == ReasonCode.UNEVEN_INPUT && v.target() != v.current()) {
+          events.normal(r, Reason.UnevenInput, message);
+        }
+      }
     }
     annotate(d, mode);
   }

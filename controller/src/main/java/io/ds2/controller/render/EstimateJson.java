@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ds2.flink.JobTopology;
 import io.ds2.model.estimate.Estimate;
+import io.ds2.model.estimate.KeySpread;
 import io.ds2.model.estimate.Reason;
 import io.ds2.model.estimate.SourceDemand;
 import io.ds2.model.estimate.VertexEstimate;
@@ -76,12 +77,46 @@ public final class EstimateJson {
           demand.putNull("shift");
         }
       }
+      if (v.keySpread().isPresent()) {
+        keySpread(n.putObject("keySpread"), v.keySpread().get());
+      } else {
+        n.putNull("keySpread");
+      }
       ArrayNode reasons = n.putArray("reasons");
       for (Reason r : v.reasons()) {
         reasons.addObject().put("code", r.code().name()).put("message", r.message());
       }
     }
     return root;
+  }
+
+  /** The keyed sizing of a vertex: what binds it, not the per-key-group shares. */
+  private static void keySpread(ObjectNode n, KeySpread s) {
+    n.put("maxParallelism", s.maxParallelism());
+    ArrayNode at = n.putArray("observedAt");
+    s.load().observedAt().forEach(at::add);
+    n.put("assumedEven", s.load().assumedEven());
+    if (s.inheritedFrom().isPresent()) {
+      n.put("inheritedFrom", s.inheritedFrom().get());
+    } else {
+      n.putNull("inheritedFrom");
+    }
+    n.put("ds2Parallelism", s.ds2Parallelism());
+    n.put("parallelism", s.parallelism());
+    n.put("feasible", s.feasible());
+    n.putObject("busiest")
+        .put("subtask", s.busiestSubtask())
+        .put("share", s.busiestShare())
+        .put("overEven", s.busiestOverEven())
+        .put("firstKeyGroup", s.firstKeyGroup())
+        .put("lastKeyGroup", s.lastKeyGroup());
+    n.putObject("busiestAtDs2")
+        .put("subtask", s.atDs2().subtask())
+        .put("firstKeyGroup", s.atDs2().firstKeyGroup())
+        .put("lastKeyGroup", s.atDs2().lastKeyGroup())
+        .put("instances", s.atDs2().instances());
+    ArrayNode hot = n.putArray("hotKeyGroups");
+    s.hot().forEach(h -> hot.addObject().put("keyGroup", h.keyGroup()).put("rate", h.load()));
   }
 
   private static void put(ObjectNode n, String field, OptionalDouble value) {

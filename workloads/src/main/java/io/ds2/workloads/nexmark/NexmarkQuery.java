@@ -1,5 +1,6 @@
 package io.ds2.workloads.nexmark;
 
+import io.ds2.workloads.KeyedOracle;
 import io.ds2.workloads.Workload;
 import io.ds2.workloads.source.RateSchedule;
 import io.ds2.workloads.source.RateSource;
@@ -9,6 +10,7 @@ import java.util.Map;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.FilterFunction;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -98,25 +100,34 @@ public record NexmarkQuery(
   }
 
   /**
-   * The main operator needs the smallest p with r c (h + (1 - h) / p) <= 1, where h is the share of
-   * its input on the hot key (the hot key's subtask also gets its even share of the rest); the sink
-   * costs nothing and needs 1.
+   * The main operator needs the smallest p at which its busiest subtask keeps up ({@link
+   * KeyedOracle}): for the keyed queries, the key groups Flink assigns each subtask carry the hot
+   * key's share (Q5, Q11: all in the hot key's group) plus an even share of the rest (ids drawn
+   * from a million recent ones hash evenly over 128 key groups); the sink costs nothing and needs
+   * 1.
    */
   @Override
   public Map<String, Integer> oracle(double rateFactor) {
     double load = mainInputRate * rateFactor * costMs / 1000;
-    double hot = keyedOnBids() ? hotShare : 0;
-    if (load * hot >= 1) {
-      throw new IllegalStateException(query + ": the hot key alone exceeds one instance");
-    }
-    int p = Math.max(1, (int) Math.ceil(load));
-    while (load * (hot + (1 - hot) / p) > 1 + 1e-12) {
-      p++;
+    int m = KeyedOracle.defaultMaxParallelism(parallelism);
+    double[] shares = null;
+    if (keyed()) {
+      double hot = keyedOnBids() ? hotShare : 0;
+      if (load * hot >= KeyedOracle.KEEPS_UP_BUSY) {
+        throw new IllegalStateException(query + ": the hot key alone exceeds one instance");
+      }
+      shares = new double[m];
+      java.util.Arrays.fill(shares, (1 - hot) / m);
+      shares[KeyGroupRangeAssignment.assignToKeyGroup(NexmarkGenerator.HOT_KEY, m)] += hot;
     }
     Map<String, Integer> oracle = new LinkedHashMap<>();
-    oracle.put(query.operator, p);
+    oracle.put(query.operator, KeyedOracle.smallestKeepingUp(load, 0, shares, m));
     oracle.put(SINK, 1);
     return oracle;
+  }
+
+  private boolean keyed() {
+    return query == Query.Q3 || query == Query.Q5 || query == Query.Q8 || query == Query.Q11;
   }
 
   private boolean keyedOnBids() {
