@@ -112,7 +112,12 @@ final class SuiteSection {
         steps, then median slot-seconds; with more than one, the range over the runs and how many
         reached the oracle); *steps* = applied rescales per load phase; *last* = seconds from the
         phase start to its last rescale; *final* = parallelism of the operators at the end of the
-        phase (bold when it is the oracle); *slot-s* = slot-seconds with slot sharing (the widest
+        phase (bold when it is the oracle: the smallest parallelism at which every operator's
+        busiest subtask keeps up, from Flink's key-group assignment of the job's real keys, busy
+        below 98 %); *keeps up* = measured from the run's own counters over the last 60 s of each
+        phase: no operator subtask 98 % busy or more and the sources' backlog not growing (by more
+        than 1 % of the demand), with the busiest operator and its busiest subtask's busy time
+        (`?`: a rescale less than 20 s before the phase ended); *slot-s* = slot-seconds with slot sharing (the widest
         vertex), against the static oracle's; *under* = seconds any operator ran below its oracle;
         *decide* = median wall time of one decision (for the Flink autoscaler: one `scale()` call,
         which includes its REST metric collection).
@@ -123,8 +128,8 @@ final class SuiteSection {
       return;
     }
     md.append(
-        "| scenario | controller | runs | steps | last (s) | final vs oracle | slot-s (oracle) | under (s) | decide |\n");
-    md.append("|---|---|---|---|---|---|---|---|---|\n");
+        "| scenario | controller | runs | steps | last (s) | final vs oracle | keeps up | slot-s (oracle) | under (s) | decide |\n");
+    md.append("|---|---|---|---|---|---|---|---|---|---|\n");
     for (Cell c : cells) {
       row(md, c);
     }
@@ -153,7 +158,7 @@ final class SuiteSection {
     Saso.Result r = c.median();
     md.append(
         fmt(
-            "| %s | %s | %s | %s | %s | %s | %.0f (%.0f) | %.0f | %s |\n",
+            "| %s | %s | %s | %s | %s | %s | %s | %.0f (%.0f) | %.0f | %s |\n",
             r.scenario(),
             r.controller(),
             c.spread(),
@@ -164,12 +169,25 @@ final class SuiteSection {
                 .map(p -> p.steps() == 0 ? "-" : fmt("%.0f", p.settleSeconds()))
                 .collect(Collectors.joining(" / ")),
             r.phases().stream().map(SuiteSection::finalVsOracle).collect(Collectors.joining("; ")),
+            r.phases().stream().map(p -> keepsUp(p.keepsUp())).collect(Collectors.joining("; ")),
             r.slotSeconds(),
             r.oracleSlotSeconds(),
             r.underProvisionedSeconds(),
             r.decisionMedianMicros() == null
                 ? "-"
                 : fmt("%.2f ms", r.decisionMedianMicros() / 1000)));
+  }
+
+  /** Per phase: yes, or no with the busiest vertex and its busiest subtask's busy time. */
+  private static String keepsUp(io.ds2.experiments.bench.KeepsUp.Verdict v) {
+    if (v == null || v.keepsUp() == null) {
+      return "?";
+    }
+    String busiest = fmt("%s %.0f %%", v.busiestVertex(), 100 * v.busiest());
+    if (v.keepsUp()) {
+      return "yes (" + busiest + ")";
+    }
+    return fmt("**no** (%s, backlog %+.0f/s)", busiest, v.backlogGrowth());
   }
 
   /** Every scenario where ds2's median run is behind a peer's on steps or slot-seconds. */

@@ -38,7 +38,8 @@ public final class Saso {
       Map<String, Integer> oracle,
       boolean reachedOracle,
       double accuracyError,
-      double overshoot) {}
+      double overshoot,
+      KeepsUp.Verdict keepsUp) {}
 
   public record Result(
       String scenario,
@@ -67,6 +68,31 @@ public final class Saso {
 
   record Point(double t, int phase, Map<String, Integer> parallelism, int slots, double pending) {}
 
+  /**
+   * {@code old} computed again from its recording in {@code dir}, against today's oracles and
+   * keeps-up test; the decision count and time measured live are kept.
+   */
+  public static Result rescore(Scenario s, Result old, Path dir) throws IOException {
+    String base =
+        old.scenario() + "__" + old.controller() + (old.repeat() == 1 ? "" : "__r" + old.repeat());
+    Result r = compute(s, old.controller(), dir.resolve(base + ".jsonl.gz"), new DecisionTimer());
+    return new Result(
+        r.scenario(),
+        r.controller(),
+        r.phases(),
+        r.steps(),
+        r.notApplied(),
+        r.slotSeconds(),
+        r.oracleSlotSeconds(),
+        r.parallelismSeconds(),
+        r.underProvisionedSeconds(),
+        r.laggingSeconds(),
+        old.decisions(),
+        old.decisionMedianMicros(),
+        r.seconds(),
+        old.repeat());
+  }
+
   public static Result compute(Scenario s, String controller, Path recording, DecisionTimer timer)
       throws IOException {
     return compute(s, controller, recording, timer, 1);
@@ -78,6 +104,8 @@ public final class Saso {
       throws IOException {
     Map<String, String> names = new HashMap<>();
     List<Point> points = new ArrayList<>();
+    List<KeepsUp.Sampled> sampled = new ArrayList<>();
+    java.util.Set<String> sources = new java.util.HashSet<>();
     List<Double> applied = new ArrayList<>();
     int notApplied = 0;
     Instant start = null;
@@ -88,6 +116,7 @@ public final class Saso {
         Recorded rec = next.get();
         if (rec instanceof Recorded.Topology t) {
           t.topology().graph().topologicalOrder().forEach(v -> names.put(v.id(), v.name()));
+          t.topology().graph().sources().forEach(v -> sources.add(v.id()));
         } else if (rec instanceof Recorded.Event e && e.kind().equals("phase")) {
           start =
               start == null ? Instant.ofEpochMilli(e.details().path("startMs").asLong()) : start;
@@ -111,7 +140,9 @@ public final class Saso {
               p.put(name, v.parallelism());
             }
           }
-          points.add(new Point(seconds(start, sample.sample().time()), phase, p, slots, pending));
+          double t = seconds(start, sample.sample().time());
+          points.add(new Point(t, phase, p, slots, pending));
+          sampled.add(new KeepsUp.Sampled(t, sample.sample()));
         }
       }
     }
@@ -121,7 +152,14 @@ public final class Saso {
         controller,
         points,
         recording.resolveSibling(recording.getFileName().toString().replace(".jsonl.gz", ".png")));
-    return result(s, controller, points, applied, notApplied, phaseStart, timer, repeat);
+    double end = points.isEmpty() ? 0 : points.get(points.size() - 1).t();
+    List<KeepsUp.Verdict> verdicts = new ArrayList<>();
+    for (int i = 0; i < s.phases().size(); i++) {
+      double phaseEnd = i + 1 < s.phases().size() ? phaseStart[i + 1] : end;
+      double demand = s.job().baseRate() * s.phases().get(i).factor();
+      verdicts.add(KeepsUp.at(sampled, phaseEnd, demand, names, sources));
+    }
+    return result(s, controller, points, applied, notApplied, phaseStart, verdicts, timer, repeat);
   }
 
   private static Result result(
@@ -131,6 +169,7 @@ public final class Saso {
       List<Double> applied,
       int notApplied,
       double[] phaseStart,
+      List<KeepsUp.Verdict> verdicts,
       DecisionTimer timer,
       int repeat) {
     List<Phase> phases = new ArrayList<>();
@@ -162,7 +201,8 @@ public final class Saso {
               oracle,
               last.equals(oracle),
               error / (double) oracleSum,
-              overshoot));
+              overshoot,
+              verdicts.get(i)));
     }
     double slotSeconds = 0;
     double parallelismSeconds = 0;

@@ -24,13 +24,14 @@ public final class SuiteReport {
                 p ->
                     String.format(
                         Locale.ROOT,
-                        "x%s: %d step(s), last at %.0f s, final %s vs oracle %s%s",
+                        "x%s: %d step(s), last at %.0f s, final %s vs oracle %s%s, %s",
                         p.factor(),
                         p.steps(),
                         p.settleSeconds(),
                         p.finalParallelism(),
                         p.oracle(),
-                        p.reachedOracle() ? "" : " (MISSED)"))
+                        p.reachedOracle() ? "" : " (MISSED)",
+                        keepsUp(p.keepsUp())))
             .collect(Collectors.joining("; "));
     return String.format(
         Locale.ROOT,
@@ -47,6 +48,24 @@ public final class SuiteReport {
         r.decisionMedianMicros() == null
             ? "-"
             : String.format(Locale.ROOT, "%.0f", r.decisionMedianMicros()));
+  }
+
+  /** The keeps-up verdict of a phase in a few words. */
+  public static String keepsUp(KeepsUp.Verdict v) {
+    if (v == null) {
+      return "keeps up: not measured";
+    }
+    if (v.keepsUp() == null) {
+      return String.format(Locale.ROOT, "keeps up: unknown (%.0f s since a restart)", v.seconds());
+    }
+    return String.format(
+        Locale.ROOT,
+        "%s (busiest %s %.0f %%, output %.0f %% of demand, backlog %+.0f/s)",
+        v.keepsUp() ? "keeps up" : "DOES NOT KEEP UP",
+        v.busiestVertex(),
+        100 * v.busiest(),
+        100 * v.throughput(),
+        v.backlogGrowth());
   }
 
   /**

@@ -30,7 +30,9 @@ import java.util.OptionalLong;
  * Wall time of one decision of ds2's loop for graphs of growing size, without I/O: building the
  * window from raw per-subtask samples, the DS2 estimate, and the policy's decision. Each vertex has
  * parallelism 4; sources are every tenth vertex, every operator reads its predecessor and every
- * third one also the vertex two back (fan-in).
+ * third one also the vertex two back (fan-in). Every second operator reads its predecessor by key
+ * (HASH), so half the operators are sized key group by key group: that cost grows with the max
+ * parallelism (the number of key groups).
  */
 public final class DecisionTimeBenchmark {
   private static final int PARALLELISM = 4;
@@ -39,6 +41,7 @@ public final class DecisionTimeBenchmark {
   /** Median and 99th percentile in microseconds, per stage and in total. */
   public record Result(
       int vertices,
+      int maxParallelism,
       int iterations,
       double windowMedianMicros,
       double estimateMedianMicros,
@@ -48,8 +51,8 @@ public final class DecisionTimeBenchmark {
 
   private DecisionTimeBenchmark() {}
 
-  public static Result run(int vertices, int iterations) {
-    JobGraph graph = graph(vertices);
+  public static Result run(int vertices, int maxParallelism, int iterations) {
+    JobGraph graph = graph(vertices, maxParallelism);
     List<JobSample> samples = List.of(sample(graph, 0), sample(graph, 30));
     WindowBuilder builder = new WindowBuilder(Duration.ofSeconds(10), Duration.ZERO);
     Ds2Options options = Ds2Options.defaults();
@@ -78,6 +81,7 @@ public final class DecisionTimeBenchmark {
     }
     return new Result(
         vertices,
+        maxParallelism,
         iterations,
         percentile(window, 0.5),
         percentile(estimate, 0.5),
@@ -92,12 +96,12 @@ public final class DecisionTimeBenchmark {
     return sorted[Math.min(sorted.length - 1, (int) (q * sorted.length))] / 1000.0;
   }
 
-  static JobGraph graph(int n) {
+  static JobGraph graph(int n, int maxParallelism) {
     List<Vertex> vertices = new ArrayList<>();
     List<Edge> edges = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       boolean source = i % 10 == 0;
-      vertices.add(new Vertex("v" + i, source ? "Source: " + i : "Op " + i, 720));
+      vertices.add(new Vertex("v" + i, source ? "Source: " + i : "Op " + i, maxParallelism));
       if (!source) {
         edges.add(new Edge("v" + (i - 1), "v" + i, i % 2 == 0 ? "HASH" : "REBALANCE"));
         if (i % 3 == 0 && i >= 2 && (i - 2) % 10 != 9) {

@@ -110,7 +110,8 @@ public final class Ds2Model {
       walk.outStar.put(v.id(), e.targetOutputRate());
       results.add(e);
     }
-    return new Estimate(window, demands, results, options.targetUtilization(), walk.history);
+    return new Estimate(
+        window, demands, results, options.targetUtilization(), walk.history.with(walk.observed));
   }
 
   private static VertexEstimate source(
@@ -150,7 +151,9 @@ public final class Ds2Model {
     private final JobGraph graph;
     private final ObservationWindow window;
     private final Ds2Options options;
-    private KeyedHistory history;
+    private final KeyedHistory history;
+    // this window's observations of keyed vertices, merged into the history once at the end
+    private final Map<String, List<SubtaskShares>> observed = new HashMap<>();
     // out* of every vertex visited (empty: undetermined)
     private final Map<String, OptionalDouble> outStar = new HashMap<>();
     // what every vertex visited had to emit during the window (no what-if, no catch-up)
@@ -267,10 +270,13 @@ public final class Ds2Model {
                     u -> u.backPressuredRatio().orElse(0) >= KeyedEstimate.THROTTLED_BACK_PRESSURE);
         Optional<SubtaskShares> seen =
             KeyedEstimate.observe(obs, v.maxParallelism(), nowIn, throttled);
-        if (seen.isPresent()) {
-          history = history.with(v.id(), seen.get());
-        }
-        return Optional.of(history.load(v.id(), v.maxParallelism()));
+        List<SubtaskShares> known =
+            seen.map(s -> history.observationsWith(v.id(), s)).orElse(history.of(v.id()));
+        observed.put(v.id(), known);
+        return Optional.of(
+            known.isEmpty()
+                ? KeyGroupLoad.even(v.maxParallelism())
+                : KeyGroupLoad.combine(v.maxParallelism(), known));
       }
       return inheritedFrom(v)
           .map(spreads::get)

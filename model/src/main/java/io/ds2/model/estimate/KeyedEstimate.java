@@ -54,7 +54,8 @@ public final class KeyedEstimate {
     }
     double busyMs = obs.busyTimeMs().orElse(0);
     double cost = busyMs / 1000 / obs.recordsIn();
-    return SubtaskShares.observe(maxParallelism, rates, busy, demand, throttled, cost);
+    return SubtaskShares.observe(
+        maxParallelism, rates, busy, demand, throttled, cost, obs.recordsIn());
   }
 
   /**
@@ -131,7 +132,13 @@ public final class KeyedEstimate {
                   100 * s.busiestShare(),
                   100.0 / s.parallelism())));
     }
-    if (!s.feasible()) {
+    boolean limitedAlready =
+        reasons.stream()
+            .anyMatch(
+                r ->
+                    r.code() == ReasonCode.LIMITED_BY_VERTEX_MAX_PARALLELISM
+                        || r.code() == ReasonCode.LIMITED_BY_MAX_PARALLELISM_OPTION);
+    if (!s.feasible() && !limitedAlready) {
       int optionMax = options.maxParallelism().orElse(Integer.MAX_VALUE);
       String limit =
           v.maxParallelism() <= optionMax

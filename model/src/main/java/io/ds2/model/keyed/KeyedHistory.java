@@ -8,8 +8,9 @@ import java.util.Set;
 
 /**
  * What the loop remembers about its keyed vertices between windows: the latest observation of each
- * at every parallelism it ran at, as long as they still describe the same job. An immutable value:
- * each estimate returns the history it leaves for the next one.
+ * at every parallelism it ran at (windows at one parallelism averaged), as long as they still
+ * describe the same job. An immutable value: each estimate returns the history it leaves for the
+ * next one.
  *
  * <p>An observation is forgotten when the vertex's cost per record moved by more than {@value
  * #COST_CHANGE} since (another job, or another machine), when the vertex's max parallelism changed,
@@ -28,9 +29,15 @@ public record KeyedHistory(Map<String, List<SubtaskShares>> byVertex) {
    */
   static final double FIT_TOLERANCE = 0.1;
 
+  /**
+   * Windows at one parallelism are averaged, the older ones weighing at most this many times the
+   * newest: short windows' noise averages out, and a change still shows within a few windows.
+   */
+  static final double SAME_PARALLELISM_MEMORY = 4;
+
   public KeyedHistory {
     Map<String, List<SubtaskShares>> copy = new HashMap<>();
-    byVertex.forEach((id, list) -> copy.put(id, List.copyOf(list)));
+    byVertex.forEach((id, list) -> copy.put(id, List.copyOf(list))); // no copy if already one
     byVertex = Map.copyOf(copy);
   }
 
@@ -53,23 +60,46 @@ public record KeyedHistory(Map<String, List<SubtaskShares>> byVertex) {
 
   /** This history with {@code latest} added as the vertex's newest observation. */
   public KeyedHistory with(String vertexId, SubtaskShares latest) {
+    return with(Map.of(vertexId, observationsWith(vertexId, latest)));
+  }
+
+  /** This history with the observations of some vertices replaced (one copy for a whole walk). */
+  public KeyedHistory with(Map<String, List<SubtaskShares>> replaced) {
+    if (replaced.isEmpty()) {
+      return this;
+    }
+    Map<String, List<SubtaskShares>> next = new HashMap<>(byVertex);
+    next.putAll(replaced);
+    return new KeyedHistory(next);
+  }
+
+  /**
+   * What the vertex's observations become with {@code latest} as the newest: older ones at other
+   * parallelisms that still apply, as long as all fit one spread.
+   */
+  public List<SubtaskShares> observationsWith(String vertexId, SubtaskShares latest) {
     List<SubtaskShares> kept = new ArrayList<>();
     kept.add(latest);
     for (SubtaskShares older : of(vertexId)) {
-      if (older.parallelism() != latest.parallelism()
-          && older.maxParallelism() == latest.maxParallelism()
-          && Math.abs(older.costPerRecord() - latest.costPerRecord())
-              <= COST_CHANGE * latest.costPerRecord()
-          && kept.size() < MAX_OBSERVATIONS) {
+      boolean applies =
+          older.maxParallelism() == latest.maxParallelism()
+              && Math.abs(older.costPerRecord() - latest.costPerRecord())
+                  <= COST_CHANGE * latest.costPerRecord();
+      if (!applies) {
+        continue;
+      }
+      if (older.parallelism() == latest.parallelism()) {
+        if (older.distance(latest) <= FIT_TOLERANCE) {
+          kept.set(0, older.averagedWith(latest, SAME_PARALLELISM_MEMORY));
+        }
+      } else if (kept.size() < MAX_OBSERVATIONS) {
         kept.add(older);
       }
     }
     while (kept.size() > 1 && !fits(kept)) {
       kept.remove(kept.size() - 1);
     }
-    Map<String, List<SubtaskShares>> next = new HashMap<>(byVertex);
-    next.put(vertexId, kept);
-    return new KeyedHistory(next);
+    return List.copyOf(kept);
   }
 
   /** This history without the vertices not in {@code vertexIds} (the job's graph changed). */

@@ -19,8 +19,11 @@ import java.util.Optional;
  * @param shares per subtask (index = subtask), summing to 1
  * @param costPerRecord busy seconds per record over the window: observations made at another cost
  *     describe another job
+ * @param records how many records the observation stands for (its weight when averaged with others
+ *     at the same parallelism)
  */
-public record SubtaskShares(int maxParallelism, double[] shares, double costPerRecord) {
+public record SubtaskShares(
+    int maxParallelism, double[] shares, double costPerRecord, double records) {
   /** Busy fraction from which a subtask counts as saturated (its input is then its capacity). */
   public static final double SATURATED_BUSY = 0.95;
 
@@ -32,8 +35,40 @@ public record SubtaskShares(int maxParallelism, double[] shares, double costPerR
     }
   }
 
+  public SubtaskShares(int maxParallelism, double[] shares, double costPerRecord) {
+    this(maxParallelism, shares, costPerRecord, 1);
+  }
+
   public int parallelism() {
     return shares.length;
+  }
+
+  /**
+   * The largest difference between this observation's and {@code other}'s share of a subtask,
+   * relative to an even share (both at the same parallelism).
+   */
+  public double distance(SubtaskShares other) {
+    double worst = 0;
+    for (int i = 0; i < shares.length; i++) {
+      worst = Math.max(worst, Math.abs(shares[i] - other.shares[i]) * shares.length);
+    }
+    return worst;
+  }
+
+  /**
+   * This observation and a newer one at the same parallelism averaged by their records, the older
+   * weighing at most {@code memory} times the newer: repeated windows at one parallelism measure
+   * the same spread, and averaging them takes the noise of short windows out.
+   */
+  public SubtaskShares averagedWith(SubtaskShares newer, double memory) {
+    double old = Math.min(records, memory * newer.records);
+    double total = old + newer.records;
+    double[] avg = new double[shares.length];
+    for (int i = 0; i < avg.length; i++) {
+      avg[i] = (shares[i] * old + newer.shares[i] * newer.records) / total;
+    }
+    double cost = (costPerRecord * old + newer.costPerRecord * newer.records) / total;
+    return new SubtaskShares(maxParallelism, avg, cost, total);
   }
 
   /**
@@ -50,6 +85,25 @@ public record SubtaskShares(int maxParallelism, double[] shares, double costPerR
       double demand,
       boolean throttled,
       double costPerRecord) {
+    return observe(
+        maxParallelism,
+        inputRates,
+        busy,
+        demand,
+        throttled,
+        costPerRecord,
+        Arrays.stream(inputRates).sum());
+  }
+
+  /** As above, standing for {@code records} records (the window's). */
+  public static Optional<SubtaskShares> observe(
+      int maxParallelism,
+      double[] inputRates,
+      double[] busy,
+      double demand,
+      boolean throttled,
+      double costPerRecord,
+      double records) {
     int p = inputRates.length;
     double[] need = inputRates.clone();
     if (!throttled) {
@@ -76,7 +130,7 @@ public record SubtaskShares(int maxParallelism, double[] shares, double costPerR
     for (int i = 0; i < p; i++) {
       need[i] /= total;
     }
-    return Optional.of(new SubtaskShares(maxParallelism, need, costPerRecord));
+    return Optional.of(new SubtaskShares(maxParallelism, need, costPerRecord, records));
   }
 
   /** The largest share over an even one: 1 when the input spread evenly over the subtasks. */
@@ -89,6 +143,7 @@ public record SubtaskShares(int maxParallelism, double[] shares, double costPerR
     return o instanceof SubtaskShares s
         && maxParallelism == s.maxParallelism
         && costPerRecord == s.costPerRecord
+        && records == s.records
         && Arrays.equals(shares, s.shares);
   }
 

@@ -121,8 +121,9 @@ public record Ds2Options(
           spec(
               ALIGN_KEYED,
               "false",
-              "Round keyed vertices up to a divisor of their max"
-                  + " parallelism, for even key-group spread."),
+              "Round keyed vertices up to a divisor of their max parallelism at which the busiest"
+                  + " subtask keeps up, for even state per subtask (keeping up does not need"
+                  + " it)."),
           spec(
               EFFICIENCY_TOLERANCE,
               "0.05",

@@ -143,7 +143,7 @@ class KeyedSizingTest {
     KeyedHistory h =
         KeyedHistory.empty().with("v", observed(hotLeft, 3)).with("v", observed(hotLeft, 5));
     assertEquals(2, h.of("v").size(), "both describe one spread");
-    // The same parallelism again: the newer observation replaces the older one.
+    // The same parallelism again: averaged with the older one, not kept twice.
     assertEquals(2, h.with("v", observed(hotLeft, 5)).of("v").size());
     // The popularity moved to the other end: p=3 and p=5 contradict the newest; forgotten.
     KeyedHistory moved = h.with("v", observed(hotRight, 4));
@@ -161,6 +161,23 @@ class KeyedSizingTest {
     assertEquals(
         List.of(8, 7, 6, 5), many.of("v").stream().map(SubtaskShares::parallelism).toList());
     assertTrue(many.retainOnly(java.util.Set.of("w")).of("v").isEmpty());
+  }
+
+  @Test
+  void windowsAtOneParallelismAreAveragedUnlessTheyDisagree() {
+    SubtaskShares a = new SubtaskShares(8, new double[] {0.26, 0.24, 0.25, 0.25}, 0.01, 1000);
+    SubtaskShares b = new SubtaskShares(8, new double[] {0.24, 0.26, 0.25, 0.25}, 0.01, 1000);
+    List<SubtaskShares> both = KeyedHistory.empty().with("v", a).observationsWith("v", b);
+    assertEquals(1, both.size());
+    assertEquals(0.25, both.get(0).shares()[0], 1e-12);
+    assertEquals(2000, both.get(0).records(), 1e-12);
+    // The older weighs at most 4 times the newest: a change shows within a few windows.
+    SubtaskShares old = new SubtaskShares(8, new double[] {0.26, 0.24, 0.25, 0.25}, 0.01, 1e9);
+    SubtaskShares merged = KeyedHistory.empty().with("v", old).observationsWith("v", b).get(0);
+    assertEquals((0.26 * 4 + 0.24) / 5, merged.shares()[0], 1e-12);
+    // Shares 10 % of an even share apart or more: the spread moved, the newest replaces.
+    SubtaskShares moved = new SubtaskShares(8, new double[] {0.4, 0.2, 0.2, 0.2}, 0.01, 1000);
+    assertEquals(List.of(moved), KeyedHistory.empty().with("v", a).observationsWith("v", moved));
   }
 
   private static SubtaskShares observed(double[] truth, int p) {

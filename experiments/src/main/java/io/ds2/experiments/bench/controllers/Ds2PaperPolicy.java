@@ -1,6 +1,7 @@
 package io.ds2.experiments.bench.controllers;
 
 import io.ds2.model.estimate.Estimate;
+import io.ds2.model.estimate.KeySpread;
 import io.ds2.model.estimate.Reason;
 import io.ds2.model.estimate.ReasonCode;
 import io.ds2.model.estimate.VertexEstimate;
@@ -22,7 +23,9 @@ import java.util.Map;
  * windows during warm-up (the collector does), act once {@code activation} consecutive windows
  * asked for a change, then apply the latest recommendation at once (no scale-down delay, no step
  * limits, no learned scaling curve), and ignore a vertex's scale-down by exactly one instance. The
- * reference's target-rate ratio is not modelled: every source's demand is its measured one.
+ * reference's target-rate ratio is not modelled: every source's demand is its measured one. DS2
+ * assumes every vertex's input spreads evenly over its subtasks, so a keyed vertex gets DS2's
+ * bound, not ds2's key-group sizing.
  */
 public final class Ds2PaperPolicy implements DecisionPolicy {
   private final Ds2Options options;
@@ -50,8 +53,11 @@ public final class Ds2PaperPolicy implements DecisionPolicy {
     List<VertexDecision> vertices = new ArrayList<>();
     boolean change = false;
     for (VertexEstimate v : estimate.vertices()) {
-      int t = v.recommendedParallelism();
+      int recommended =
+          v.keySpread().map(KeySpread::ds2Parallelism).orElse(v.recommendedParallelism());
+      int t = recommended;
       List<Reason> reasons = new ArrayList<>(v.reasons());
+      reasons.removeIf(r -> r.code() == ReasonCode.UNEVEN_INPUT); // ds2's sizing, not DS2's
       if (t == v.currentParallelism() - 1) {
         t = v.currentParallelism();
         reasons.add(new Reason(ReasonCode.NO_CHANGE, "DS2 ignores a scale-down by exactly one"));
@@ -60,13 +66,7 @@ public final class Ds2PaperPolicy implements DecisionPolicy {
       target.put(v.vertexId(), t);
       vertices.add(
           new VertexDecision(
-              v.vertexId(),
-              v.name(),
-              v.source(),
-              v.currentParallelism(),
-              v.recommendedParallelism(),
-              t,
-              reasons));
+              v.vertexId(), v.name(), v.source(), v.currentParallelism(), recommended, t, reasons));
     }
     if (!estimate.complete() || !change) {
       windowsAsking = 0;

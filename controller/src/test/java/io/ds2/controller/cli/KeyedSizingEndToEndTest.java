@@ -1,0 +1,230 @@
+package io.ds2.controller.cli;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ds2.flink.FlinkRestClient;
+import io.ds2.flink.JobSampler;
+import io.ds2.flink.WindowCollector;
+import io.ds2.model.graph.JobGraph;
+import io.ds2.model.graph.Vertex;
+import io.ds2.model.window.JobSample;
+import io.ds2.model.window.SubtaskSample;
+import io.ds2.model.window.SubtaskSample.Counter;
+import io.ds2.model.window.VertexSample;
+import io.ds2.workloads.JobSpec;
+import io.ds2.workloads.JobSpec.OperatorSpec;
+import io.ds2.workloads.JobSpec.SourceSpec;
+import io.ds2.workloads.KeyDistribution;
+import io.ds2.workloads.KeyedOracle;
+import io.ds2.workloads.LocalFlinkCluster;
+import io.ds2.workloads.source.RateSchedule;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.flink.core.execution.JobClient;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ds2 run} on keyed jobs whose even-keys answer leaves a subtask saturated: from parallelism
+ * 1 it reaches a configuration that keeps up — over 60 s (counter deltas) no subtask is 98 % busy
+ * and the source's backlog does not grow — in few rescales, and no more than one instance above the
+ * smallest parallelism that keeps up under Flink's key-group assignment.
+ */
+class KeyedSizingEndToEndTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration SETTLE = Duration.ofMinutes(8);
+  private static final Duration MEASURE = Duration.ofSeconds(60);
+
+  @TempDir Path dir;
+
+  /**
+   * Natural ids 1..10,000 with Zipf popularity (exponent 0.8), max parallelism 128, load 6.5: even
+   * keys say 7 (its busiest subtask needs 1.14 instances), a divisor of 128 says 8 (1.08); the
+   * smallest that keeps up is 9 (0.85).
+   */
+  @Test
+  void zipfKeysFromParallelismOne() throws Exception {
+    KeyDistribution keys = new KeyDistribution.Zipf(10_000, 0.8);
+    JobSpec spec =
+        new JobSpec(
+            "zipf",
+            List.of(new SourceSpec("Events", RateSchedule.constant(650), 1)),
+            List.of(new OperatorSpec("Work", List.of("Events"), 10, 0, 1, true, 0, keys)));
+    double[] shares = keys.keyGroupShares(128);
+    assertTrue(6.5 * KeyedOracle.busiestShare(shares, 7) >= 1, "even keys' 7 saturates");
+    assertTrue(6.5 * KeyedOracle.busiestShare(shares, 8) >= 1, "the divisor 8 saturates");
+    int smallest = spec.oracle().get("Work");
+    assertEquals(9, smallest);
+    Result r = runUntilSettled(spec, 16);
+    assertTrue(r.rescales() <= 3, r.toString());
+    assertTrue(r.parallelism().get("Work") <= smallest + 1, r.toString());
+  }
+
+  /**
+   * The DS2/Dhalion word count (FlatMap emits 20 words a sentence, keyed Count at 2 ms a word, keys
+   * 0..4095 in turn, max parallelism 128) at 480 sentences/s: FlatMap 9.6 -> 10, Count 19.2, which
+   * even keys put at 20 (its busiest subtask then needs 1.21 instances); 25 keeps up (0.95).
+   */
+  @Test
+  void wordCountFromParallelismOne() throws Exception {
+    JobSpec spec =
+        new JobSpec(
+            "wordcount",
+            List.of(new SourceSpec("Sentences", RateSchedule.constant(480), 1)),
+            List.of(
+                new OperatorSpec("FlatMap", List.of("Sentences"), 20, 20, 1, false, 0),
+                new OperatorSpec("Count", List.of("FlatMap"), 2, 0, 1, true, 0)));
+    Map<String, Integer> oracle = spec.oracle();
+    assertEquals(Map.of("FlatMap", 10, "Count", 25), oracle);
+    Result r = runUntilSettled(spec, 40);
+    assertTrue(r.rescales() <= 2, r.toString());
+    assertTrue(r.parallelism().get("Count") <= oracle.get("Count") + 1, r.toString());
+  }
+
+  /** What ds2 did and where the job ended. */
+  private record Result(int rescales, Map<String, Integer> parallelism, String measured) {}
+
+  private Result runUntilSettled(JobSpec spec, int slots) throws Exception {
+    try (LocalFlinkCluster cluster =
+        LocalFlinkCluster.start(slots, LocalFlinkCluster.SMALL_NETWORK_BUFFERS)) {
+      JobClient job = cluster.submit(spec);
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> job.getJobStatus().get().name().equals("RUNNING"));
+      Path log = dir.resolve(spec.name() + ".jsonl");
+      AtomicReference<CliRun> done = new AtomicReference<>();
+      Thread ds2 =
+          new Thread(
+              () ->
+                  done.set(
+                      CliRun.of(
+                          "run",
+                          "--flink-url",
+                          cluster.restUrl().toString(),
+                          "--decision-log",
+                          log.toString(),
+                          "--window",
+                          "10s",
+                          "--warm-up",
+                          "10s",
+                          "--sample-interval",
+                          "1s",
+                          "--activation",
+                          "1")));
+      ds2.start();
+      FlinkRestClient client = new FlinkRestClient(cluster.restUrl(), Duration.ofSeconds(10));
+      JobSampler sampler =
+          new JobSampler(
+              client,
+              job.getJobID().toHexString(),
+              Clock.systemUTC(),
+              JobSampler.Reads.FRESH,
+              WindowCollector.Sleeper.SYSTEM);
+      double demand = spec.baseRate();
+      // Settled: the last three decisions held, and the backlog built up meanwhile is drained.
+      await()
+          .atMost(SETTLE)
+          .pollInterval(Duration.ofSeconds(5))
+          .until(() -> lastDecisionsHeld(log, 3) && pending(sampler) < demand);
+      JobGraph graph = sampler.topology().graph();
+      JobSample start = sampler.sample(graph);
+      Thread.sleep(MEASURE.toMillis()); // the measurement itself: 60 s of counters
+      JobSample end = sampler.sample(graph);
+      ds2.interrupt();
+      ds2.join(Duration.ofSeconds(60).toMillis());
+      assertEquals(ExitCodes.OK, done.get().exitCode(), done.get().err());
+
+      StringBuilder measured = new StringBuilder();
+      for (Vertex v : graph.topologicalOrder()) {
+        if (graph.isSource(v.id())) {
+          double growth =
+              end.vertex(v.id()).orElseThrow().pendingRecords().orElse(0)
+                  - start.vertex(v.id()).orElseThrow().pendingRecords().orElse(0);
+          measured.append(String.format("%s backlog %+.0f; ", v.name(), growth));
+          assertTrue(
+              growth <= 0.01 * demand * MEASURE.toSeconds(),
+              v.name() + "'s backlog grew by " + growth + " records in 60 s");
+          continue;
+        }
+        double busiest =
+            busiest(start.vertex(v.id()).orElseThrow(), end.vertex(v.id()).orElseThrow());
+        measured.append(String.format("%s busiest %.3f; ", v.name(), busiest));
+        assertTrue(busiest < 0.98, v.name() + ": a subtask was " + busiest + " busy over 60 s");
+      }
+      Result r = new Result(rescales(log), running(end, graph), measured.toString());
+      System.out.println(spec.name() + ": " + r);
+      return r;
+    }
+  }
+
+  private static double busiest(VertexSample a, VertexSample b) {
+    assertEquals(a.parallelism(), b.parallelism(), "rescaled during the measurement");
+    double worst = 0;
+    for (int i = 0; i < a.subtasks().size(); i++) {
+      SubtaskSample x = a.subtasks().get(i);
+      SubtaskSample y = b.subtasks().get(i);
+      double busy = delta(x, y, Counter.BUSY_TIME_MS);
+      double all =
+          busy + delta(x, y, Counter.IDLE_TIME_MS) + delta(x, y, Counter.BACK_PRESSURED_TIME_MS);
+      worst = Math.max(worst, busy / all);
+    }
+    return worst;
+  }
+
+  private static double delta(SubtaskSample x, SubtaskSample y, Counter c) {
+    return y.get(c).orElseThrow() - x.get(c).orElseThrow();
+  }
+
+  private static double pending(JobSampler sampler) {
+    JobGraph graph = sampler.topology().graph();
+    JobSample s = sampler.sample(graph);
+    return graph.sources().stream()
+        .mapToDouble(v -> s.vertex(v.id()).orElseThrow().pendingRecords().orElse(0))
+        .sum();
+  }
+
+  private static Map<String, Integer> running(JobSample s, JobGraph graph) {
+    Map<String, Integer> p = new java.util.LinkedHashMap<>();
+    for (Vertex v : graph.topologicalOrder()) {
+      p.put(v.name(), s.vertex(v.id()).orElseThrow().parallelism());
+    }
+    return p;
+  }
+
+  private static List<JsonNode> lines(Path log) throws IOException {
+    List<JsonNode> lines = new ArrayList<>();
+    if (Files.exists(log)) {
+      for (String line : Files.readAllLines(log)) {
+        lines.add(JSON.readTree(line));
+      }
+    }
+    return lines;
+  }
+
+  private static boolean lastDecisionsHeld(Path log, int n) throws IOException {
+    List<JsonNode> decisions =
+        lines(log).stream().filter(l -> l.get("type").asText().equals("decision")).toList();
+    return decisions.size() >= n
+        && decisions.subList(decisions.size() - n, decisions.size()).stream()
+            .allMatch(d -> d.get("action").get("type").asText().equals("hold"));
+  }
+
+  private static int rescales(Path log) throws IOException {
+    return (int)
+        lines(log).stream()
+            .filter(l -> l.get("type").asText().equals("rescale"))
+            .filter(l -> l.get("outcome").asText().equals("applied"))
+            .count();
+  }
+}

@@ -1,0 +1,133 @@
+package io.ds2.experiments.bench;
+
+import io.ds2.model.window.JobSample;
+import io.ds2.model.window.SubtaskSample;
+import io.ds2.model.window.SubtaskSample.Counter;
+import io.ds2.model.window.VertexSample;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.Set;
+
+/**
+ * Whether a job kept up at the end of a load phase, from its own counters over the phase's last 60
+ * s (or since its last restart, if that is later and at least 20 s ago): no subtask of an operator
+ * 98 % busy or more, and the sources' backlog not growing by more than 1 % of the demand. The
+ * sources' output against the demand is given too: with tiny records, an overload can sit in
+ * network buffers for minutes while the sources still emit all of it.
+ */
+public final class KeepsUp {
+  /** Busy fraction from which a subtask counts as saturated. */
+  public static final double SATURATED = 0.98;
+
+  static final double SPAN_SECONDS = 60;
+  static final double MIN_SPAN_SECONDS = 20;
+  static final double BACKLOG_TOLERANCE = 0.01;
+
+  private KeepsUp() {}
+
+  /** One recorded poll, {@code t} seconds after the run's start. */
+  record Sampled(double t, JobSample sample) {}
+
+  /**
+   * @param keepsUp empty when the phase's end has no 20 s of counters since the last restart
+   * @param seconds the span measured
+   * @param busiestVertex the operator with the busiest subtask
+   * @param busiest that subtask's busy fraction
+   * @param throughput the sources' output over the demand
+   * @param backlogGrowth records/s the sources' backlog grew by (negative: drained)
+   */
+  public record Verdict(
+      Boolean keepsUp,
+      double seconds,
+      String busiestVertex,
+      double busiest,
+      double throughput,
+      double backlogGrowth) {
+    static Verdict unknown(double seconds) {
+      return new Verdict(null, seconds, "", 0, 0, 0);
+    }
+  }
+
+  /**
+   * @param samples the run's RUNNING polls in time order
+   * @param end the phase's end, seconds after the start
+   * @param demand records/s the sources had to emit in the phase
+   * @param names vertex names by id
+   * @param sources ids of the source vertices
+   */
+  static Verdict at(
+      List<Sampled> samples,
+      double end,
+      double demand,
+      Map<String, String> names,
+      Set<String> sources) {
+    Sampled b = null;
+    for (Sampled s : samples) {
+      if (s.t() <= end) {
+        b = s;
+      }
+    }
+    if (b == null) {
+      return Verdict.unknown(0);
+    }
+    Sampled a = null;
+    for (Sampled s : samples) {
+      if (s.t() >= b.t() - SPAN_SECONDS
+          && s.t() <= b.t()
+          && s.sample().runningSince().equals(b.sample().runningSince())
+          && sameParallelism(s.sample(), b.sample())) {
+        a = s;
+        break;
+      }
+    }
+    double span = a == null ? 0 : b.t() - a.t();
+    if (span < MIN_SPAN_SECONDS) {
+      return Verdict.unknown(span);
+    }
+    String busiestVertex = "";
+    double busiest = 0;
+    double emitted = 0;
+    double backlog = 0;
+    for (VertexSample y : b.sample().vertices().values()) {
+      VertexSample x = a.sample().vertex(y.vertexId()).orElseThrow();
+      if (sources.contains(y.vertexId())) {
+        for (int i = 0; i < y.subtasks().size(); i++) {
+          emitted += delta(x.subtasks().get(i), y.subtasks().get(i), Counter.RECORDS_OUT);
+        }
+        backlog += y.pendingRecords().orElse(0) - x.pendingRecords().orElse(0);
+        continue;
+      }
+      for (int i = 0; i < y.subtasks().size(); i++) {
+        double busy = busy(x.subtasks().get(i), y.subtasks().get(i));
+        if (busy > busiest) {
+          busiest = busy;
+          busiestVertex = names.getOrDefault(y.vertexId(), y.vertexId());
+        }
+      }
+    }
+    double growth = backlog / span;
+    boolean keepsUp = busiest < SATURATED && growth <= BACKLOG_TOLERANCE * demand;
+    return new Verdict(
+        keepsUp, span, busiestVertex, busiest, demand > 0 ? emitted / span / demand : 1, growth);
+  }
+
+  private static boolean sameParallelism(JobSample x, JobSample y) {
+    return x.vertices().values().stream()
+        .allMatch(
+            v -> y.vertex(v.vertexId()).map(w -> w.parallelism() == v.parallelism()).orElse(false));
+  }
+
+  private static double busy(SubtaskSample x, SubtaskSample y) {
+    double busy = delta(x, y, Counter.BUSY_TIME_MS);
+    double all =
+        busy + delta(x, y, Counter.IDLE_TIME_MS) + delta(x, y, Counter.BACK_PRESSURED_TIME_MS);
+    return all > 0 ? busy / all : 0;
+  }
+
+  private static double delta(SubtaskSample x, SubtaskSample y, Counter c) {
+    OptionalDouble a = x.get(c);
+    OptionalDouble b = y.get(c);
+    return a.isPresent() && b.isPresent() ? Math.max(0, b.getAsDouble() - a.getAsDouble()) : 0;
+  }
+}

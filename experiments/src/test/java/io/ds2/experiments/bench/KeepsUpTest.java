@@ -1,0 +1,101 @@
+package io.ds2.experiments.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ds2.model.window.JobSample;
+import io.ds2.model.window.SubtaskSample;
+import io.ds2.model.window.VertexSample;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The keeps-up test of a phase's end, on hand-made counters. */
+class KeepsUpTest {
+  private static final Instant T0 = Instant.parse("2026-11-01T00:00:00Z");
+  private static final Map<String, String> NAMES = Map.of("s", "Source: In", "w", "Count");
+
+  /**
+   * 100 s of a source emitting {@code emitted}/s with {@code growth}/s backlog growth into two
+   * subtasks busy {@code busy[i]} of the time, restarted at {@code restartAt}.
+   */
+  private static List<KeepsUp.Sampled> run(
+      double emitted, double growth, double[] busy, int restartAt) {
+    List<KeepsUp.Sampled> samples = new ArrayList<>();
+    for (int t = 0; t <= 100; t++) {
+      int since = t >= restartAt ? restartAt : 0;
+      double up = t - since; // counters restart with the job
+      Map<String, VertexSample> v = new LinkedHashMap<>();
+      v.put(
+          "s",
+          new VertexSample(
+              "s",
+              "RUNNING",
+              1,
+              List.of(SubtaskSample.of(0, 0, emitted * up, 0, 1000 * up, 0)),
+              OptionalDouble.of(growth * t)));
+      List<SubtaskSample> subtasks = new ArrayList<>();
+      for (int i = 0; i < busy.length; i++) {
+        subtasks.add(
+            SubtaskSample.of(i, 50 * up, 0, 1000 * busy[i] * up, 1000 * (1 - busy[i]) * up, 0));
+      }
+      v.put("w", new VertexSample("w", "RUNNING", busy.length, subtasks, OptionalDouble.empty()));
+      samples.add(
+          new KeepsUp.Sampled(
+              t,
+              new JobSample(
+                  T0.plusSeconds(t), "RUNNING", T0.plusSeconds(since), OptionalLong.of(0), v)));
+    }
+    return samples;
+  }
+
+  @Test
+  void aJobKeepsUpWhenNoSubtaskIsSaturatedAndTheBacklogHolds() {
+    KeepsUp.Verdict v =
+        KeepsUp.at(run(100, 0, new double[] {0.9, 0.6}, 1000), 100, 100, NAMES, Set.of("s"));
+    assertTrue(v.keepsUp());
+    assertEquals(60, v.seconds(), 1e-9);
+    assertEquals("Count", v.busiestVertex());
+    assertEquals(0.9, v.busiest(), 1e-9);
+    assertEquals(1, v.throughput(), 1e-9);
+  }
+
+  @Test
+  void oneSaturatedSubtaskFailsItEvenWhenTheSourcesEmitEverything() {
+    // The overflow sits in network buffers: the source emits the demand, one subtask is flat out.
+    KeepsUp.Verdict v =
+        KeepsUp.at(run(100, 0, new double[] {0.99, 0.5}, 1000), 100, 100, NAMES, Set.of("s"));
+    assertFalse(v.keepsUp());
+    assertEquals(1, v.throughput(), 1e-9);
+  }
+
+  @Test
+  void aGrowingBacklogFailsIt() {
+    KeepsUp.Verdict v =
+        KeepsUp.at(run(90, 10, new double[] {0.9, 0.9}, 1000), 100, 100, NAMES, Set.of("s"));
+    assertFalse(v.keepsUp());
+    assertEquals(10, v.backlogGrowth(), 1e-9);
+    assertEquals(0.9, v.throughput(), 1e-9);
+  }
+
+  @Test
+  void countersSinceARestartCountAndTooFewSecondsAreUnknown() {
+    // Restarted 30 s before the end: measured over those 30 s only.
+    KeepsUp.Verdict since =
+        KeepsUp.at(run(100, 0, new double[] {0.9, 0.6}, 70), 100, 100, NAMES, Set.of("s"));
+    assertEquals(30, since.seconds(), 1e-9);
+    assertTrue(since.keepsUp());
+    // Restarted 10 s before the end: not enough to tell.
+    assertNull(
+        KeepsUp.at(run(100, 0, new double[] {0.9, 0.6}, 90), 100, 100, NAMES, Set.of("s"))
+            .keepsUp());
+  }
+}
