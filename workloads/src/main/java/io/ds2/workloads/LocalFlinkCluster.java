@@ -18,7 +18,9 @@ public final class LocalFlinkCluster implements AutoCloseable {
    * Network buffers small enough that an overloaded vertex back-pressures its sources within
    * seconds (4 KiB segments, 2 buffers per channel and 2 floating per gate: ~24 KiB in flight per
    * channel instead of ~1 MiB). With Flink's defaults and small records the overflow sits in
-   * buffers for minutes, so sources show no backlog while the job falls behind.
+   * buffers for minutes, so sources show no backlog while the job falls behind. They also cap a
+   * wide exchange: the word count's FlatMap (10) to Count (25), 250 channels of 8-byte records
+   * flushed every 100 ms, carried about 350 of 480 sentences/s with no subtask saturated.
    */
   public static final Map<String, String> SMALL_NETWORK_BUFFERS =
       Map.of(

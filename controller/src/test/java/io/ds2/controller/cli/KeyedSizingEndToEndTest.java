@@ -37,9 +37,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code ds2 run} on keyed jobs whose even-keys answer leaves a subtask saturated: from parallelism
- * 1 it reaches a configuration that keeps up — over 60 s (counter deltas) no subtask is 98 % busy
- * and the source's backlog does not grow — in few rescales, and no more than one instance above the
- * smallest parallelism that keeps up under Flink's key-group assignment.
+ * 1 it reaches a configuration that keeps up — over 60 s (counter deltas) the source's backlog does
+ * not grow and no subtask is 98 % busy, unless the backlog built up before shrinks meanwhile (then
+ * busy subtasks are catching up, which proves they keep up) — in few rescales, and no more than one
+ * instance above the smallest parallelism that keeps up under Flink's key-group assignment.
  */
 class KeyedSizingEndToEndTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -66,7 +67,7 @@ class KeyedSizingEndToEndTest {
     assertTrue(6.5 * KeyedOracle.busiestShare(shares, 8) >= 1, "the divisor 8 saturates");
     int smallest = spec.oracle().get("Work");
     assertEquals(9, smallest);
-    Result r = runUntilSettled(spec, 16);
+    Result r = runUntilSettled(spec, 16, LocalFlinkCluster.SMALL_NETWORK_BUFFERS, "10s");
     assertTrue(r.rescales() <= 3, r.toString());
     assertTrue(r.parallelism().get("Work") <= smallest + 1, r.toString());
   }
@@ -87,7 +88,7 @@ class KeyedSizingEndToEndTest {
                 new OperatorSpec("Count", List.of("FlatMap"), 2, 0, 1, true, 0)));
     Map<String, Integer> oracle = spec.oracle();
     assertEquals(Map.of("FlatMap", 10, "Count", 25), oracle);
-    Result r = runUntilSettled(spec, 40);
+    Result r = runUntilSettled(spec, 40, Map.of(), "30s");
     assertTrue(r.rescales() <= 2, r.toString());
     assertTrue(r.parallelism().get("Count") <= oracle.get("Count") + 1, r.toString());
   }
@@ -95,9 +96,14 @@ class KeyedSizingEndToEndTest {
   /** What ds2 did and where the job ended. */
   private record Result(int rescales, Map<String, Integer> parallelism, String measured) {}
 
-  private Result runUntilSettled(JobSpec spec, int slots) throws Exception {
-    try (LocalFlinkCluster cluster =
-        LocalFlinkCluster.start(slots, LocalFlinkCluster.SMALL_NETWORK_BUFFERS)) {
+  /**
+   * @param flink cluster settings
+   * @param window ds2's window: the word count's keys cycle every 8.5 s, so a 10 s window sees some
+   *     key groups twice and others once; 30 s (the default) evens that out
+   */
+  private Result runUntilSettled(JobSpec spec, int slots, Map<String, String> flink, String window)
+      throws Exception {
+    try (LocalFlinkCluster cluster = LocalFlinkCluster.start(slots, flink)) {
       JobClient job = cluster.submit(spec);
       await()
           .atMost(Duration.ofSeconds(60))
@@ -115,7 +121,7 @@ class KeyedSizingEndToEndTest {
                           "--decision-log",
                           log.toString(),
                           "--window",
-                          "10s",
+                          window,
                           "--warm-up",
                           "10s",
                           "--sample-interval",
@@ -132,11 +138,11 @@ class KeyedSizingEndToEndTest {
               JobSampler.Reads.FRESH,
               WindowCollector.Sleeper.SYSTEM);
       double demand = spec.baseRate();
-      // Settled: the last three decisions held, and the backlog built up meanwhile is drained.
+      // Settled: the last two decisions held.
       await()
           .atMost(SETTLE)
           .pollInterval(Duration.ofSeconds(5))
-          .until(() -> lastDecisionsHeld(log, 3) && pending(sampler) < demand);
+          .until(() -> lastDecisionsHeld(log, 2));
       JobGraph graph = sampler.topology().graph();
       JobSample start = sampler.sample(graph);
       Thread.sleep(MEASURE.toMillis()); // the measurement itself: 60 s of counters
@@ -145,22 +151,29 @@ class KeyedSizingEndToEndTest {
       ds2.join(Duration.ofSeconds(60).toMillis());
       assertEquals(ExitCodes.OK, done.get().exitCode(), done.get().err());
 
-      StringBuilder measured = new StringBuilder();
+      // Everything is measured and printed before anything is asserted.
+      double growth = 0;
+      for (Vertex v : graph.sources()) {
+        growth +=
+            end.vertex(v.id()).orElseThrow().pendingRecords().orElse(0)
+                - start.vertex(v.id()).orElseThrow().pendingRecords().orElse(0);
+      }
+      StringBuilder measured = new StringBuilder(String.format("backlog %+.0f in 60 s", growth));
+      Map<String, Double> busiest = new java.util.LinkedHashMap<>();
       for (Vertex v : graph.topologicalOrder()) {
-        if (graph.isSource(v.id())) {
-          double growth =
-              end.vertex(v.id()).orElseThrow().pendingRecords().orElse(0)
-                  - start.vertex(v.id()).orElseThrow().pendingRecords().orElse(0);
-          measured.append(String.format("%s backlog %+.0f; ", v.name(), growth));
-          assertTrue(
-              growth <= 0.01 * demand * MEASURE.toSeconds(),
-              v.name() + "'s backlog grew by " + growth + " records in 60 s");
-          continue;
+        if (!graph.isSource(v.id())) {
+          double b = busiest(start.vertex(v.id()).orElseThrow(), end.vertex(v.id()).orElseThrow());
+          busiest.put(v.name(), b);
+          measured.append(String.format("; %s busiest subtask %.3f", v.name(), b));
         }
-        double busiest =
-            busiest(start.vertex(v.id()).orElseThrow(), end.vertex(v.id()).orElseThrow());
-        measured.append(String.format("%s busiest %.3f; ", v.name(), busiest));
-        assertTrue(busiest < 0.98, v.name() + ": a subtask was " + busiest + " busy over 60 s");
+      }
+      System.out.println(spec.name() + ": " + measured + ", decisions:\n" + describe(log));
+      double tolerance = 0.01 * demand * MEASURE.toSeconds();
+      assertTrue(growth <= tolerance, "the backlog grew: " + measured);
+      for (Map.Entry<String, Double> b : busiest.entrySet()) {
+        assertTrue(
+            b.getValue() < 0.98 || growth < -tolerance,
+            b.getKey() + " has a saturated subtask and the backlog is not shrinking: " + measured);
       }
       Result r = new Result(rescales(log), running(end, graph), measured.toString());
       System.out.println(spec.name() + ": " + r);
@@ -186,20 +199,49 @@ class KeyedSizingEndToEndTest {
     return y.get(c).orElseThrow() - x.get(c).orElseThrow();
   }
 
-  private static double pending(JobSampler sampler) {
-    JobGraph graph = sampler.topology().graph();
-    JobSample s = sampler.sample(graph);
-    return graph.sources().stream()
-        .mapToDouble(v -> s.vertex(v.id()).orElseThrow().pendingRecords().orElse(0))
-        .sum();
-  }
-
   private static Map<String, Integer> running(JobSample s, JobGraph graph) {
     Map<String, Integer> p = new java.util.LinkedHashMap<>();
     for (Vertex v : graph.topologicalOrder()) {
       p.put(v.name(), s.vertex(v.id()).orElseThrow().parallelism());
     }
     return p;
+  }
+
+  /** One line per decision or rescale of the log, for the test's output. */
+  private static String describe(Path log) throws IOException {
+    StringBuilder sb = new StringBuilder();
+    for (JsonNode l : lines(log)) {
+      if (l.get("type").asText().equals("decision")) {
+        sb.append("  ").append(l.get("time").asText()).append(' ');
+        sb.append(l.get("action").get("type").asText());
+        for (JsonNode v : l.get("vertices")) {
+          if (!v.get("source").asBoolean()) {
+            sb.append(' ')
+                .append(v.get("name").asText())
+                .append(' ')
+                .append(v.get("current").asInt())
+                .append("->")
+                .append(v.get("target").asInt());
+          }
+        }
+        for (JsonNode v : l.get("estimate").get("vertices")) {
+          JsonNode k = v.get("keySpread");
+          if (k != null && !k.isNull()) {
+            sb.append(
+                String.format(
+                    " [%s busiest %.4f at %d]",
+                    v.get("name").asText(),
+                    k.get("busiest").get("share").asDouble(),
+                    k.get("parallelism").asInt()));
+          }
+        }
+        sb.append('\n');
+      } else {
+        sb.append("  ").append(l.get("type").asText()).append(' ');
+        sb.append(l.path("outcome").asText()).append('\n');
+      }
+    }
+    return sb.toString();
   }
 
   private static List<JsonNode> lines(Path log) throws IOException {

@@ -11,10 +11,11 @@ import java.util.Set;
 
 /**
  * Whether a job kept up at the end of a load phase, from its own counters over the phase's last 60
- * s (or since its last restart, if that is later and at least 20 s ago): no subtask of an operator
- * 98 % busy or more, and the sources' backlog not growing by more than 1 % of the demand. The
- * sources' output against the demand is given too: with tiny records, an overload can sit in
- * network buffers for minutes while the sources still emit all of it.
+ * s (or since its last restart, if that is later and at least 20 s ago): the sources' backlog not
+ * growing by more than 1 % of the demand, and no subtask of an operator 98 % busy or more — unless
+ * the backlog shrinks by more than that (busy subtasks are then draining what built up before,
+ * which proves they keep up). The busy test is what catches an overload that sits in network
+ * buffers (tiny records): the sources then still emit all of the demand and no backlog grows.
  */
 public final class KeepsUp {
   /** Busy fraction from which a subtask counts as saturated. */
@@ -107,7 +108,8 @@ public final class KeepsUp {
       }
     }
     double growth = backlog / span;
-    boolean keepsUp = busiest < SATURATED && growth <= BACKLOG_TOLERANCE * demand;
+    double tolerance = BACKLOG_TOLERANCE * demand;
+    boolean keepsUp = growth <= tolerance && (busiest < SATURATED || growth < -tolerance);
     return new Verdict(
         keepsUp, span, busiestVertex, busiest, demand > 0 ? emitted / span / demand : 1, growth);
   }

@@ -78,6 +78,14 @@ class KeepsUpTest {
   }
 
   @Test
+  void aSaturatedSubtaskDrainingTheBacklogKeepsUp() {
+    KeepsUp.Verdict v =
+        KeepsUp.at(run(120, -20, new double[] {1.0, 0.7}, 1000), 100, 100, NAMES, Set.of("s"));
+    assertTrue(v.keepsUp());
+    assertEquals(1.2, v.throughput(), 1e-9);
+  }
+
+  @Test
   void aGrowingBacklogFailsIt() {
     KeepsUp.Verdict v =
         KeepsUp.at(run(90, 10, new double[] {0.9, 0.9}, 1000), 100, 100, NAMES, Set.of("s"));

@@ -15,17 +15,32 @@ import java.util.List;
  * even (in relative entropy) that agrees with all of them: nothing is assumed about a range beyond
  * what was measured.
  *
+ * <p>What the observations cannot tell is how the load spreads inside a <em>cell</em>: a run of key
+ * groups that every observation saw in one subtask (the common refinement of their ranges). A
+ * candidate subtask that takes part of a cell may get more or less of it than the even spread says;
+ * {@code groupVariation} (how much key groups differ, estimated from how much the observed ranges
+ * differ) sizes that uncertainty.
+ *
  * @param shares per key group, summing to 1 (all equal when nothing is known)
  * @param observedAt the parallelisms the shares were measured at, newest first; none or only 1
  *     means every key group sat in one subtask and nothing is known about the spread
+ * @param cellOf for each key group, the first key group of its cell
+ * @param groupVariation coefficient of variation of single key groups' loads (0: even)
  */
-public record KeyGroupLoad(double[] shares, List<Integer> observedAt) {
+public record KeyGroupLoad(
+    double[] shares, List<Integer> observedAt, int[] cellOf, double groupVariation) {
   private static final int MAX_ITERATIONS = 200;
   private static final double CONVERGED = 1e-9;
 
   public KeyGroupLoad {
     shares = shares.clone();
     observedAt = List.copyOf(observedAt);
+    cellOf = cellOf.clone();
+  }
+
+  /** Shares known group by group: no uncertainty left. */
+  public KeyGroupLoad(double[] shares, List<Integer> observedAt) {
+    this(shares, observedAt, identity(shares.length), 0);
   }
 
   /** Even shares: what DS2 assumes, and all that is known before the first rescale. */
@@ -33,6 +48,14 @@ public record KeyGroupLoad(double[] shares, List<Integer> observedAt) {
     double[] shares = new double[maxParallelism];
     Arrays.fill(shares, 1.0 / maxParallelism);
     return new KeyGroupLoad(shares, List.of());
+  }
+
+  private static int[] identity(int m) {
+    int[] cells = new int[m];
+    for (int g = 0; g < m; g++) {
+      cells[g] = g;
+    }
+    return cells;
   }
 
   /**
@@ -43,7 +66,7 @@ public record KeyGroupLoad(double[] shares, List<Integer> observedAt) {
     double[] x = even(maxParallelism).shares();
     List<Integer> at = observations.stream().map(SubtaskShares::parallelism).toList();
     if (observations.stream().allMatch(o -> o.parallelism() == 1)) {
-      return new KeyGroupLoad(x, at);
+      return new KeyGroupLoad(x, at); // assumed even, nothing to be uncertain about yet
     }
     // One observation is fitted exactly in one pass; several need rounds.
     int rounds = observations.size() == 1 ? 1 : MAX_ITERATIONS;
@@ -59,7 +82,50 @@ public record KeyGroupLoad(double[] shares, List<Integer> observedAt) {
     for (int g = 0; g < x.length; g++) {
       x[g] /= total;
     }
-    return new KeyGroupLoad(x, at);
+    return new KeyGroupLoad(x, at, cells(maxParallelism, observations), variation(observations));
+  }
+
+  /** The first key group of each key group's cell: runs no observation's ranges split. */
+  private static int[] cells(int m, List<SubtaskShares> observations) {
+    boolean[] starts = new boolean[m];
+    starts[0] = true;
+    for (SubtaskShares o : observations) {
+      for (int i = 0; i < o.parallelism(); i++) {
+        starts[KeyGroups.first(i, m, o.parallelism())] = true;
+      }
+    }
+    int[] cellOf = new int[m];
+    for (int g = 0; g < m; g++) {
+      cellOf[g] = starts[g] ? g : cellOf[g - 1];
+    }
+    return cellOf;
+  }
+
+  /**
+   * How much single key groups differ, from the observation at the highest parallelism: if groups
+   * vary independently, ranges of n groups vary sqrt(n) times less than single groups.
+   */
+  private static double variation(List<SubtaskShares> observations) {
+    SubtaskShares o =
+        observations.stream()
+            .max(java.util.Comparator.comparingInt(SubtaskShares::parallelism))
+            .orElseThrow();
+    int p = o.parallelism();
+    int m = o.maxParallelism();
+    if (p < 2) {
+      return 0;
+    }
+    double[] perGroup = new double[p];
+    double mean = 0;
+    for (int i = 0; i < p; i++) {
+      perGroup[i] = o.shares()[i] / (KeyGroups.last(i, m, p) - KeyGroups.first(i, m, p) + 1);
+      mean += perGroup[i] / p;
+    }
+    double var = 0;
+    for (int i = 0; i < p; i++) {
+      var += (perGroup[i] - mean) * (perGroup[i] - mean) / (p - 1);
+    }
+    return mean > 0 ? Math.min(1, Math.sqrt(var) / mean * Math.sqrt((double) m / p)) : 0;
   }
 
   public int maxParallelism() {
@@ -114,6 +180,8 @@ public record KeyGroupLoad(double[] shares, List<Integer> observedAt) {
   public boolean equals(Object o) {
     return o instanceof KeyGroupLoad k
         && observedAt.equals(k.observedAt)
+        && groupVariation == k.groupVariation
+        && Arrays.equals(cellOf, k.cellOf)
         && Arrays.equals(shares, k.shares);
   }
 

@@ -11,6 +11,10 @@ import java.util.function.IntToDoubleFunction;
  * load of every subtask's key-group range (prefix sums: O(p) per candidate). Feasibility is not
  * monotonic in p (ranges shift), so candidates are tried in order, never bisected.
  *
+ * <p>A subtask keeps up if its predicted load plus one standard deviation of what is not known (the
+ * parts of cells it takes, {@link KeyGroupLoad}) is within capacity: a candidate that cuts through
+ * what was only seen as a whole is trusted less than one made of whole observed ranges.
+ *
  * <p>A key group hotter than one instance cannot be fixed by parallelism: it is reported, and the
  * vertex is sized so that every subtask not holding one keeps up, instead of climbing towards max
  * parallelism for it.
@@ -88,9 +92,14 @@ public final class KeyedSizing {
       }
     }
     hot.sort((a, b) -> Double.compare(b.load(), a.load()));
+    int[] cellEnd = new int[m];
+    for (int g = m - 1; g >= 0; g--) {
+      boolean lastOfCell = g == m - 1 || load.cellOf()[g + 1] != load.cellOf()[g];
+      cellEnd[g] = lastOfCell ? g : cellEnd[g + 1];
+    }
     Result last = null;
     for (int p = from; p <= to; p++) {
-      last = busiest(p, m, prefix, hotPrefix, capacityAt.applyAsDouble(p), hot);
+      last = busiest(p, load, cellEnd, prefix, hotPrefix, capacityAt.applyAsDouble(p), hot);
       if (last.feasible()) {
         return last;
       }
@@ -99,9 +108,17 @@ public final class KeyedSizing {
   }
 
   private static Result busiest(
-      int p, int m, double[] prefix, int[] hotPrefix, double capacity, List<HotKeyGroup> hot) {
+      int p,
+      KeyGroupLoad load,
+      int[] cellEnd,
+      double[] prefix,
+      int[] hotPrefix,
+      double capacity,
+      List<HotKeyGroup> hot) {
+    int m = load.maxParallelism();
     int worst = -1;
     double worstLoad = -1;
+    double worstBound = -1;
     for (int i = 0; i < p; i++) {
       int a = KeyGroups.first(i, m, p);
       int b = KeyGroups.last(i, m, p);
@@ -109,7 +126,9 @@ public final class KeyedSizing {
         continue; // overloaded by its hot key group whatever p is: reported, not sized for
       }
       double l = prefix[b + 1] - prefix[a];
-      if (l > worstLoad) {
+      double bound = l + Math.sqrt(unknown(load, cellEnd, prefix, a, b));
+      if (bound > worstBound) {
+        worstBound = bound;
         worstLoad = l;
         worst = i;
       }
@@ -119,11 +138,38 @@ public final class KeyedSizing {
     }
     return new Result(
         p,
-        worstLoad <= capacity * (1 + 1e-9), // sums of equal shares round
+        worstBound <= capacity * (1 + 1e-9), // sums of equal shares round
         worst,
         worstLoad,
         KeyGroups.first(worst, m, p),
         KeyGroups.last(worst, m, p),
         hot);
+  }
+
+  /**
+   * Variance of the load of key groups [a, b] from the cells it takes only part of (only its two
+   * ends can cut one): k of a cell's n groups, drawn from groups varying by the load's variation.
+   */
+  private static double unknown(KeyGroupLoad load, int[] cellEnd, double[] prefix, int a, int b) {
+    double v = load.groupVariation();
+    if (v == 0) {
+      return 0;
+    }
+    double var = partial(load.cellOf()[a], cellEnd[a], prefix, a, b, v);
+    if (load.cellOf()[b] != load.cellOf()[a]) {
+      var += partial(load.cellOf()[b], cellEnd[b], prefix, a, b, v);
+    }
+    return var;
+  }
+
+  private static double partial(
+      int cellStart, int cellEnd, double[] prefix, int a, int b, double v) {
+    int n = cellEnd - cellStart + 1;
+    int k = Math.min(b, cellEnd) - Math.max(a, cellStart) + 1;
+    if (k >= n || n < 2) {
+      return 0;
+    }
+    double sd = v * (prefix[cellEnd + 1] - prefix[cellStart]) / n;
+    return (double) k * (n - k) / (n - 1) * sd * sd;
   }
 }

@@ -54,11 +54,35 @@ class KeyedSizingTest {
     assertEquals(0.5, hotRange, 1e-12);
     // DS2's bound is 3; at 4 and 5 the hot range still overloads one subtask; at 6 subtask 5
     // holds 21 of its groups (98.4/s) and subtask 4 the rest with 10 cooler ones (67.2/s).
-    KeyedSizing.Result r = KeyedSizing.size(load, 300, 100, 3, 128);
+    KeyGroupLoad known = new KeyGroupLoad(load.shares(), List.of(4)); // as if known group by group
+    KeyedSizing.Result r = KeyedSizing.size(known, 300, 100, 3, 128);
     assertEquals(6, r.parallelism());
     assertEquals(5, r.busiestSubtask());
     assertEquals(98.4375, r.busiestLoad(), 1e-9);
     assertEquals(98.4375 / 50, r.busiestOverEven(300), 1e-9);
+    // But the hot range was seen only whole: its 32 groups may differ (the ranges differ 3 : 1,
+    // so single groups by at least as much; the variation is taken as 1). Taking 21 of them is
+    // 98.4 +- 12.8/s (sd^2 = 21 x 11 / 31 x 4.69^2): not trusted. At 7, subtask 6 takes 18 of
+    // them, 84.4 +- 13.4/s.
+    assertEquals(1, load.groupVariation(), 1e-12);
+    KeyedSizing.Result careful = KeyedSizing.size(load, 300, 100, 3, 128);
+    assertEquals(7, careful.parallelism());
+    assertEquals(6, careful.busiestSubtask());
+    assertEquals(84.375, careful.busiestLoad(), 1e-9);
+  }
+
+  @Test
+  void aCandidateMadeOfWholeObservedRangesIsTrustedAsIs() {
+    // Seen at 8 of 64 groups with the odd subtasks twice as loaded as the even ones: at 4 every
+    // subtask takes two whole observed ranges (3/12 of the input each), with nothing unknown.
+    double[] shares = {
+      1 / 12.0, 2 / 12.0, 1 / 12.0, 2 / 12.0, 1 / 12.0, 2 / 12.0, 1 / 12.0, 2 / 12.0
+    };
+    KeyGroupLoad load = KeyGroupLoad.combine(64, List.of(new SubtaskShares(64, shares, 0.01)));
+    assertTrue(load.groupVariation() > 0);
+    KeyedSizing.Result r = KeyedSizing.size(load, 1200, 300, 4, 64);
+    assertEquals(4, r.parallelism(), "300/s each, exactly the capacity, nothing unknown");
+    assertEquals(300, r.busiestLoad(), 1e-9);
   }
 
   @Test
