@@ -72,7 +72,8 @@ public final class KeyedEstimate {
       Ds2Options options) {
     int upper = Math.min(options.maxParallelism().orElse(Integer.MAX_VALUE), v.maxParallelism());
     KeyedSizing.Result chosen = KeyedSizing.size(load, input, capacityAt, ds2, upper);
-    KeyedSizing.Result atDs2 = KeyedSizing.size(load, input, capacityAt, ds2, ds2);
+    KeyedSizing.Result atDs2 =
+        chosen.parallelism() == ds2 ? chosen : KeyedSizing.size(load, input, capacityAt, ds2, ds2);
     return new KeySpread(
         load,
         inheritedFrom,

@@ -3,6 +3,7 @@ package io.ds2.model.graph;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -71,12 +72,14 @@ public final class JobGraph {
     List<Vertex> order = topologicalOrder(byId, inputs, outputs);
     inputs.replaceAll((k, v) -> List.copyOf(v));
     outputs.replaceAll((k, v) -> List.copyOf(v));
+    // Hash maps, not Map.copyOf: its open addressing probes long runs for ids with similar
+    // hashes ("v1", "v2", ...), and every estimate looks every vertex up several times.
     return new JobGraph(
         List.copyOf(order),
-        Map.copyOf(byId),
+        Collections.unmodifiableMap(new HashMap<>(byId)),
         List.copyOf(edges),
-        Map.copyOf(inputs),
-        Map.copyOf(outputs));
+        Collections.unmodifiableMap(new HashMap<>(inputs)),
+        Collections.unmodifiableMap(new HashMap<>(outputs)));
   }
 
   // Kahn's algorithm; whatever is left over lies on or behind a cycle.

@@ -68,9 +68,10 @@ public record KeyGroupLoad(
     if (observations.stream().allMatch(o -> o.parallelism() == 1)) {
       return new KeyGroupLoad(x, at); // assumed even, nothing to be uncertain about yet
     }
-    // One observation is fitted exactly in one pass; several need rounds.
-    int rounds = observations.size() == 1 ? 1 : MAX_ITERATIONS;
-    for (int round = 0; round < rounds; round++) {
+    if (observations.size() == 1) {
+      fit(x, observations.get(0)); // one observation is fitted exactly in one pass
+    }
+    for (int round = 0; observations.size() > 1 && round < MAX_ITERATIONS; round++) {
       for (int k = observations.size() - 1; k >= 0; k--) {
         fit(x, observations.get(k));
       }
