@@ -80,18 +80,19 @@ final class ResultsPage {
         """
         One decision of ds2's loop without I/O (`bin/ds2-bench decide`): the window built from raw
         per-subtask samples (parallelism 4 everywhere), the DS2 estimate and the policy's decision,
-        timed 2,000 times after 2,000 warm-up rounds. Half the operators read a keyed (HASH) input
+        timed as many times as the row says, after as many warm-up rounds. Half the operators read a keyed (HASH) input
         and are sized key group by key group, so the estimate grows with the max parallelism.
 
-        | vertices | max parallelism | window (median) | estimate | decide | total median | total p99 |
-        |---:|---:|---:|---:|---:|---:|---:|
+        | vertices | max parallelism | timed | window (median) | estimate | decide | total median | total p99 |
+        |---:|---:|---:|---:|---:|---:|---:|---:|
         """);
     for (JsonNode r : root.get("results")) {
       md.append(
           fmt(
-              "| %d | %s | %.0f us | %.0f us | %.0f us | %.0f us | %.0f us |\n",
+              "| %d | %s | %,d | %.0f us | %.0f us | %.0f us | %.0f us | %.0f us |\n",
               r.get("vertices").asInt(),
               r.has("maxParallelism") ? fmt("%,d", r.get("maxParallelism").asInt()) : "720",
+              r.get("iterations").asInt(),
               r.get("windowMedianMicros").asDouble(),
               r.get("estimateMedianMicros").asDouble(),
               r.get("decideMedianMicros").asDouble(),

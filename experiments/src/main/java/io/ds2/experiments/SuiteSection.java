@@ -87,7 +87,7 @@ final class SuiteSection {
         """
         ## Autoscaling side by side (SASO)
 
-        Each run: a fresh MiniCluster (2 TaskManagers x 12 slots; 2 x 16 for Nexmark, adaptive
+        Each run: a fresh MiniCluster (2 TaskManagers x 12 slots; 2 x 16 for Nexmark and the word count, adaptive
         scheduler, 1 s metric refresh), one job with controlled per-record costs (sleep with a
         cost-debt accumulator, so capacity scales linearly on 2 cores) and so a closed-form oracle,
         one controller, load phases stepped on a wall-clock schedule, a 1 Hz ds2 recording of the

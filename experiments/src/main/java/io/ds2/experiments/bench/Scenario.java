@@ -196,7 +196,8 @@ public record Scenario(
                 new OperatorSpec("FlatMap", List.of("Sentences"), 20, 20, 1, false, 0),
                 new OperatorSpec("Count", List.of("FlatMap"), 2, 0, 1, true, 0))),
         List.of(new Phase(0, 1)),
-        Duration.ofSeconds(100));
+        Duration.ofSeconds(100),
+        16); // 2 x 16 slots: Count's 25 does not fit the default 2 x 12
   }
 
   /**
