@@ -30,7 +30,7 @@ final class ResultsPage {
         bin/ds2-bench suite --repeats 2,3 --controllers ds2,ds2-paper,flink-as-1.10-matched   # two more runs of each (~53 min)
         bin/ds2-bench suite --scenarios nexmark-q1,nexmark-q2,nexmark-q3,nexmark-q5,nexmark-q8,nexmark-q11 --controllers ds2,ds2-paper,flink-as-1.10-matched   # ~40 min
         bin/ds2-bench suite --scenarios fanin-ramp,fanin-spike,nexmark-q5-skew      # stress variants (~25 min)
-        bin/ds2-bench decide --iterations 200 --out experiments/results/decide-benchmark.json
+        bin/ds2-bench decide --out experiments/results/decide-benchmark.json
         bin/ds2-bench fleet --out experiments/results/fleet-benchmark.json
         bin/ds2-bench soak --jobs 200 --minutes 10 --out experiments/results/soak-benchmark.json
         bin/ds2-bench replay --out experiments/results/replay-benchmark.json
@@ -82,10 +82,9 @@ final class ResultsPage {
         per-subtask samples (parallelism 4 everywhere), the DS2 estimate and the policy's decision,
         timed as many times as the row says, after as many warm-up rounds. Half the operators read a keyed (HASH) input
         and are sized key group by key group, so the estimate grows with the max parallelism.
-        Measured with 200 rounds (the 32,768 case takes a quarter second each), which leaves the JIT
-        colder than the 2,000 of the earlier figure (1.33 ms total at 1,000 vertices, max
-        parallelism 720, before keyed sizing): the 1 ms target at 1,000 vertices is not met, and at
-        32,768 key groups the per-group arrays (prefix sums, cells, fitting) dominate.
+        The 32,768 rows are timed a twentieth as often (a decision takes a quarter second there:
+        the per-group arrays — prefix sums, cells, fitting — dominate). The earlier figure, before
+        keyed sizing, was 1.33 ms total at 1,000 vertices (max parallelism 720).
 
         | vertices | max parallelism | timed | window (median) | estimate | decide | total median | total p99 |
         |---:|---:|---:|---:|---:|---:|---:|---:|

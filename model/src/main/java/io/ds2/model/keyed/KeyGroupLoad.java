@@ -26,9 +26,15 @@ import java.util.List;
  *     means every key group sat in one subtask and nothing is known about the spread
  * @param cellOf for each key group, the first key group of its cell
  * @param groupVariation coefficient of variation of single key groups' loads (0: even)
+ * @param observations what was measured, newest first: at a parallelism it ran at, a subtask's
+ *     measured share (averaged over its windows there) is better than any combination
  */
 public record KeyGroupLoad(
-    double[] shares, List<Integer> observedAt, int[] cellOf, double groupVariation) {
+    double[] shares,
+    List<Integer> observedAt,
+    int[] cellOf,
+    double groupVariation,
+    List<SubtaskShares> observations) {
   private static final int MAX_ITERATIONS = 200;
   private static final double CONVERGED = 1e-9;
 
@@ -36,11 +42,12 @@ public record KeyGroupLoad(
     shares = shares.clone();
     observedAt = List.copyOf(observedAt);
     cellOf = cellOf.clone();
+    observations = List.copyOf(observations);
   }
 
   /** Shares known group by group: no uncertainty left. */
   public KeyGroupLoad(double[] shares, List<Integer> observedAt) {
-    this(shares, observedAt, identity(shares.length), 0);
+    this(shares, observedAt, identity(shares.length), 0, List.of());
   }
 
   /** Even shares: what DS2 assumes, and all that is known before the first rescale. */
@@ -83,7 +90,8 @@ public record KeyGroupLoad(
     for (int g = 0; g < x.length; g++) {
       x[g] /= total;
     }
-    return new KeyGroupLoad(x, at, cells(maxParallelism, observations), variation(observations));
+    return new KeyGroupLoad(
+        x, at, cells(maxParallelism, observations), variation(observations), observations);
   }
 
   /** The first key group of each key group's cell: runs no observation's ranges split. */
@@ -127,6 +135,11 @@ public record KeyGroupLoad(
       var += (perGroup[i] - mean) * (perGroup[i] - mean) / (p - 1);
     }
     return mean > 0 ? Math.min(1, Math.sqrt(var) / mean * Math.sqrt((double) m / p)) : 0;
+  }
+
+  /** The observation made at parallelism {@code p}, if the vertex ran at it. */
+  public java.util.Optional<SubtaskShares> measuredAt(int p) {
+    return observations.stream().filter(o -> o.parallelism() == p).findFirst();
   }
 
   public int maxParallelism() {

@@ -99,7 +99,7 @@ public final class KeyedSizing {
     }
     Result last = null;
     for (int p = from; p <= to; p++) {
-      last = busiest(p, load, cellEnd, prefix, hotPrefix, capacityAt.applyAsDouble(p), hot);
+      last = busiest(p, load, input, cellEnd, prefix, hotPrefix, capacityAt.applyAsDouble(p), hot);
       if (last.feasible()) {
         return last;
       }
@@ -110,12 +110,14 @@ public final class KeyedSizing {
   private static Result busiest(
       int p,
       KeyGroupLoad load,
+      double input,
       int[] cellEnd,
       double[] prefix,
       int[] hotPrefix,
       double capacity,
       List<HotKeyGroup> hot) {
     int m = load.maxParallelism();
+    SubtaskShares measured = load.measuredAt(p).orElse(null);
     int worst = -1;
     double worstLoad = -1;
     double worstBound = -1;
@@ -127,6 +129,10 @@ public final class KeyedSizing {
       }
       double l = prefix[b + 1] - prefix[a];
       double bound = l + Math.sqrt(unknown(load, cellEnd, prefix, a, b));
+      if (measured != null) { // it ran at p: what its subtasks needed there is known
+        l = measured.shares()[i] * input;
+        bound = l;
+      }
       if (bound > worstBound) {
         worstBound = bound;
         worstLoad = l;

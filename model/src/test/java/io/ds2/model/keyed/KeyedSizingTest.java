@@ -72,6 +72,21 @@ class KeyedSizingTest {
   }
 
   @Test
+  void atAParallelismItRanAtWhatItMeasuredThereDecides() {
+    // Seen evenly at 4 (older), then at 8 with pairs summing to 27/23/25/25 % (newer, noisier):
+    // fitted, 4's subtask 0 would get 27 % (108/s of 400/s); measured there, 25 % (100/s).
+    SubtaskShares at4 = new SubtaskShares(64, new double[] {0.25, 0.25, 0.25, 0.25}, 0.01);
+    SubtaskShares at8 =
+        new SubtaskShares(
+            64, new double[] {0.135, 0.135, 0.115, 0.115, 0.125, 0.125, 0.125, 0.125}, 0.01);
+    KeyGroupLoad load = KeyGroupLoad.combine(64, List.of(at8, at4));
+    assertTrue(Arrays.stream(load.shares(), 0, 16).sum() > 0.26, "the fit follows the newest");
+    KeyedSizing.Result r = KeyedSizing.size(load, 400, 101, 4, 64);
+    assertEquals(4, r.parallelism());
+    assertEquals(100, r.busiestLoad(), 1e-9);
+  }
+
+  @Test
   void aCandidateMadeOfWholeObservedRangesIsTrustedAsIs() {
     // Seen at 8 of 64 groups with the odd subtasks twice as loaded as the even ones: at 4 every
     // subtask takes two whole observed ranges (3/12 of the input each), with nothing unknown.
