@@ -36,6 +36,17 @@ class KeyedEstimateTest {
     return Map.of(id, DemandEstimator.explicit(o.get(id), rate));
   }
 
+  /** The estimate of w in s -HASH-> w at defaults, sized for {@code rate} records/s. */
+  private static VertexEstimate keyedWork(Observations o, double rate) {
+    return Ds2Model.estimate(
+            graph(List.of("s", "w"), keyed("s", "w")),
+            o.window(),
+            demand(o, "s", rate),
+            Ds2Options.defaults())
+        .vertex("w")
+        .orElseThrow();
+  }
+
   private static List<ReasonCode> codes(VertexEstimate v) {
     return v.reasons().stream().map(Reason::code).toList();
   }
@@ -89,14 +100,7 @@ class KeyedEstimateTest {
     // (10 of them, 6 of the next range) 67.2 +- 14.0/s.
     List<SubtaskSample> subtasks = hotSubtaskOfFive();
     Observations o = new Observations(10).source("s", 1, 3571.43).operator("w", subtasks);
-    VertexEstimate w =
-        Ds2Model.estimate(
-                graph(List.of("s", "w"), keyed("s", "w")),
-                o.window(),
-                demand(o, "s", 450),
-                Ds2Options.defaults())
-            .vertex("w")
-            .orElseThrow();
+    VertexEstimate w = keyedWork(o, 450);
     assertEquals(8, w.recommendedParallelism());
     KeySpread spread = w.keySpread().orElseThrow();
     assertEquals(5, spread.ds2Parallelism());
@@ -115,14 +119,7 @@ class KeyedEstimateTest {
     // Even keys at p=5: DS2's 5 keeps up (26/128 x 4.5 = 0.91 instances); no such reason.
     Observations even =
         new Observations(10).source("s", 1, 4500).operator("w", 5, 4500, 4500, 45_000);
-    VertexEstimate e =
-        Ds2Model.estimate(
-                graph(List.of("s", "w"), keyed("s", "w")),
-                even.window(),
-                demand(even, "s", 450),
-                Ds2Options.defaults())
-            .vertex("w")
-            .orElseThrow();
+    VertexEstimate e = keyedWork(even, 450);
     assertEquals(5, e.recommendedParallelism());
     assertTrue(codes(e).stream().noneMatch(c -> c == ReasonCode.UNEVEN_INPUT));
   }
@@ -136,14 +133,7 @@ class KeyedEstimateTest {
     // 74.2 +- 18.8/s.
     List<SubtaskSample> subtasks = hotSubtaskOfFive();
     Observations o = new Observations(10).source("s", 1, 4500).operator("w", subtasks);
-    VertexEstimate w =
-        Ds2Model.estimate(
-                graph(List.of("s", "w"), keyed("s", "w")),
-                o.window(),
-                demand(o, "s", 450),
-                Ds2Options.defaults())
-            .vertex("w")
-            .orElseThrow();
+    VertexEstimate w = keyedWork(o, 450);
     assertEquals(13, w.recommendedParallelism());
   }
 
@@ -208,14 +198,7 @@ class KeyedEstimateTest {
   @Test
   void atParallelismOneTheSpreadIsUnknownAndSaid() {
     Observations o = new Observations(10).source("s", 1, 1000).operator("w", 1, 1000, 1000, 10_000);
-    VertexEstimate w =
-        Ds2Model.estimate(
-                graph(List.of("s", "w"), keyed("s", "w")),
-                o.window(),
-                demand(o, "s", 450),
-                Ds2Options.defaults())
-            .vertex("w")
-            .orElseThrow();
+    VertexEstimate w = keyedWork(o, 450);
     // 4.5 instances; even key groups: the busiest of 5 owns 26 of 128 (0.91 instances).
     assertEquals(5, w.recommendedParallelism());
     assertTrue(w.keySpread().orElseThrow().load().assumedEven());
