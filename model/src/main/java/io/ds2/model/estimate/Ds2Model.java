@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.function.IntToDoubleFunction;
-import java.util.stream.Collectors;
 
 /**
  * The DS2 computation (Kalavri et al., OSDI'18, Eq. 7-8): one pass over the graph in topological
@@ -88,12 +87,7 @@ public final class Ds2Model {
       Ds2Options options,
       KeyedHistory history) {
     Walk walk =
-        new Walk(
-            graph,
-            window,
-            options,
-            history.retainOnly(
-                graph.topologicalOrder().stream().map(Vertex::id).collect(Collectors.toSet())));
+        new Walk(graph, window, options, history.retainOnly(id -> graph.vertex(id).isPresent()));
     List<VertexEstimate> results = new ArrayList<>();
     for (Vertex v : graph.topologicalOrder()) {
       VertexObservation obs =

@@ -2,6 +2,8 @@ package io.ds2.model.estimate;
 
 import io.ds2.model.keyed.KeyedHistory;
 import io.ds2.model.window.ObservationWindow;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,7 +22,7 @@ public record Estimate(
     double targetUtilization,
     KeyedHistory keyedHistory) {
   public Estimate {
-    demands = Map.copyOf(demands);
+    demands = Collections.unmodifiableMap(new LinkedHashMap<>(demands)); // see JobGraph
     vertices = List.copyOf(vertices);
   }
 

@@ -1,7 +1,10 @@
 package io.ds2.model.keyed;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * How a keyed vertex's input spreads over its key groups, as shares summing to 1, combined from the
@@ -21,40 +24,72 @@ import java.util.List;
  * {@code groupVariation} (how much key groups differ, estimated from how much the observed ranges
  * differ) sizes that uncertainty.
  *
- * @param shares per key group, summing to 1 (all equal when nothing is known)
- * @param observedAt the parallelisms the shares were measured at, newest first; none or only 1
- *     means every key group sat in one subtask and nothing is known about the spread
- * @param cellOf for each key group, the first key group of its cell
- * @param groupVariation coefficient of variation of single key groups' loads (0: even)
- * @param observations what was measured, newest first: at a parallelism it ran at, a subtask's
- *     measured share (averaged over its windows there) is better than any combination
+ * <p>An immutable value: it owns its arrays and precomputes what sizing reads for every candidate
+ * (prefix sums of the shares, where each cell ends, the largest share), so that checking a
+ * candidate costs O(p), not O(max parallelism).
  */
-public record KeyGroupLoad(
-    double[] shares,
-    List<Integer> observedAt,
-    int[] cellOf,
-    double groupVariation,
-    List<SubtaskShares> observations) {
+public final class KeyGroupLoad {
   private static final int MAX_ITERATIONS = 200;
   private static final double CONVERGED = 1e-9;
 
-  public KeyGroupLoad {
-    shares = shares.clone();
-    observedAt = List.copyOf(observedAt);
-    cellOf = cellOf.clone();
-    observations = List.copyOf(observations);
-  }
+  // per key group, summing to 1 (all equal when nothing is known)
+  private final double[] shares;
+  // prefix[g] = sum of shares[0..g-1]
+  private final double[] prefix;
+  // the parallelisms the shares were measured at, newest first; none or only 1 means every key
+  // group sat in one subtask and nothing is known about the spread
+  private final List<Integer> observedAt;
+  // for each key group, the first and last key group of its cell
+  private final int[] cellOf;
+  private final int[] cellEnd;
+  // coefficient of variation of single key groups' loads (0: even)
+  private final double groupVariation;
+  // what was measured, newest first: at a parallelism it ran at, a subtask's measured share
+  // (averaged over its windows there) is better than any combination
+  private final List<SubtaskShares> observations;
+  private final double largestShare;
 
   /** Shares known group by group: no uncertainty left. */
   public KeyGroupLoad(double[] shares, List<Integer> observedAt) {
-    this(shares, observedAt, identity(shares.length), 0, List.of());
+    this(shares.clone(), List.copyOf(observedAt), identity(shares.length), 0, List.of());
+  }
+
+  // Takes ownership of the arrays.
+  private KeyGroupLoad(
+      double[] shares,
+      List<Integer> observedAt,
+      int[] cellOf,
+      double groupVariation,
+      List<SubtaskShares> observations) {
+    int m = shares.length;
+    this.shares = shares;
+    this.observedAt = observedAt;
+    this.cellOf = cellOf;
+    this.groupVariation = groupVariation;
+    this.observations = observations;
+    this.prefix = new double[m + 1];
+    double largest = 0;
+    for (int g = 0; g < m; g++) {
+      prefix[g + 1] = prefix[g] + shares[g];
+      largest = Math.max(largest, shares[g]);
+    }
+    this.largestShare = largest;
+    this.cellEnd = new int[m];
+    for (int g = m - 1; g >= 0; g--) {
+      cellEnd[g] = g == m - 1 || cellOf[g + 1] != cellOf[g] ? g : cellEnd[g + 1];
+    }
   }
 
   /** Even shares: what DS2 assumes, and all that is known before the first rescale. */
   public static KeyGroupLoad even(int maxParallelism) {
-    double[] shares = new double[maxParallelism];
-    Arrays.fill(shares, 1.0 / maxParallelism);
-    return new KeyGroupLoad(shares, List.of());
+    return new KeyGroupLoad(
+        evenShares(maxParallelism), List.of(), identity(maxParallelism), 0, List.of());
+  }
+
+  private static double[] evenShares(int m) {
+    double[] shares = new double[m];
+    Arrays.fill(shares, 1.0 / m);
+    return shares;
   }
 
   private static int[] identity(int m) {
@@ -70,10 +105,15 @@ public record KeyGroupLoad(
    * contradict each other, the newest ones win (they are fitted last).
    */
   public static KeyGroupLoad combine(int maxParallelism, List<SubtaskShares> observations) {
-    double[] x = even(maxParallelism).shares();
-    List<Integer> at = observations.stream().map(SubtaskShares::parallelism).toList();
-    if (observations.stream().allMatch(o -> o.parallelism() == 1)) {
-      return new KeyGroupLoad(x, at); // assumed even, nothing to be uncertain about yet
+    double[] x = evenShares(maxParallelism);
+    List<Integer> at = new ArrayList<>(observations.size());
+    boolean onlyAtOne = true;
+    for (SubtaskShares o : observations) {
+      at.add(o.parallelism());
+      onlyAtOne &= o.parallelism() == 1;
+    }
+    if (onlyAtOne) { // assumed even, nothing to be uncertain about yet
+      return new KeyGroupLoad(x, List.copyOf(at), identity(maxParallelism), 0, List.of());
     }
     if (observations.size() == 1) {
       fit(x, observations.get(0)); // one observation is fitted exactly in one pass
@@ -86,12 +126,19 @@ public record KeyGroupLoad(
         break;
       }
     }
-    double total = Arrays.stream(x).sum();
+    double total = 0;
+    for (double share : x) {
+      total += share;
+    }
     for (int g = 0; g < x.length; g++) {
       x[g] /= total;
     }
     return new KeyGroupLoad(
-        x, at, cells(maxParallelism, observations), variation(observations), observations);
+        x,
+        List.copyOf(at),
+        cells(maxParallelism, observations),
+        variation(observations),
+        List.copyOf(observations));
   }
 
   /** The first key group of each key group's cell: runs no observation's ranges split. */
@@ -117,7 +164,7 @@ public record KeyGroupLoad(
   private static double variation(List<SubtaskShares> observations) {
     SubtaskShares o =
         observations.stream()
-            .max(java.util.Comparator.comparingInt(SubtaskShares::parallelism))
+            .max(Comparator.comparingInt(SubtaskShares::parallelism))
             .orElseThrow();
     int p = o.parallelism();
     int m = o.maxParallelism();
@@ -138,17 +185,71 @@ public record KeyGroupLoad(
   }
 
   /** The observation made at parallelism {@code p}, if the vertex ran at it. */
-  public java.util.Optional<SubtaskShares> measuredAt(int p) {
-    return observations.stream().filter(o -> o.parallelism() == p).findFirst();
+  public Optional<SubtaskShares> measuredAt(int p) {
+    for (SubtaskShares o : observations) {
+      if (o.parallelism() == p) {
+        return Optional.of(o);
+      }
+    }
+    return Optional.empty();
   }
 
   public int maxParallelism() {
     return shares.length;
   }
 
+  /** Per key group, summing to 1 (a copy). */
+  public double[] shares() {
+    return shares.clone();
+  }
+
+  /** The share of key groups {@code from..to} (inclusive). */
+  public double shareOf(int from, int to) {
+    return prefix[to + 1] - prefix[from];
+  }
+
+  /** The share of the most loaded key group. */
+  public double largestShare() {
+    return largestShare;
+  }
+
+  double share(int keyGroup) {
+    return shares[keyGroup];
+  }
+
+  /** The first key group of the cell {@code keyGroup} lies in. */
+  int cellStart(int keyGroup) {
+    return cellOf[keyGroup];
+  }
+
+  /** The last key group of the cell {@code keyGroup} lies in. */
+  int cellEnd(int keyGroup) {
+    return cellEnd[keyGroup];
+  }
+
+  /** Coefficient of variation of single key groups' loads (0: even). */
+  public double groupVariation() {
+    return groupVariation;
+  }
+
+  /** The parallelisms the shares were measured at, newest first. */
+  public List<Integer> observedAt() {
+    return observedAt;
+  }
+
+  /** What was measured, newest first. */
+  public List<SubtaskShares> observations() {
+    return observations;
+  }
+
   /** True when the spread was never observed (only at parallelism 1): even shares are assumed. */
   public boolean assumedEven() {
-    return observedAt.stream().allMatch(p -> p == 1);
+    for (int p : observedAt) {
+      if (p != 1) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -165,7 +266,7 @@ public record KeyGroupLoad(
     double worst = 0;
     for (int i = 0; i < p; i++) {
       double held = 0;
-      for (int g = KeyGroups.first(i, m, p); g <= KeyGroups.last(i, m, p); g++) {
+      for (int g = KeyGroups.first(i, m, p), last = KeyGroups.last(i, m, p); g <= last; g++) {
         held += x[g];
       }
       worst = Math.max(worst, Math.abs(held - o.shares()[i]) * p);

@@ -1,10 +1,11 @@
 package io.ds2.model.keyed;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * What the loop remembers about its keyed vertices between windows: the latest observation of each
@@ -38,7 +39,7 @@ public record KeyedHistory(Map<String, List<SubtaskShares>> byVertex) {
   public KeyedHistory {
     Map<String, List<SubtaskShares>> copy = new HashMap<>();
     byVertex.forEach((id, list) -> copy.put(id, List.copyOf(list))); // no copy if already one
-    byVertex = Map.copyOf(copy);
+    byVertex = Collections.unmodifiableMap(copy);
   }
 
   public static KeyedHistory empty() {
@@ -102,11 +103,14 @@ public record KeyedHistory(Map<String, List<SubtaskShares>> byVertex) {
     return List.copyOf(kept);
   }
 
-  /** This history without the vertices not in {@code vertexIds} (the job's graph changed). */
-  public KeyedHistory retainOnly(Set<String> vertexIds) {
+  /** This history without the vertices {@code inJob} rejects (the job's graph changed). */
+  public KeyedHistory retainOnly(Predicate<String> inJob) {
+    if (byVertex.keySet().stream().allMatch(inJob)) {
+      return this;
+    }
     Map<String, List<SubtaskShares>> next = new HashMap<>(byVertex);
-    next.keySet().retainAll(vertexIds);
-    return next.size() == byVertex.size() ? this : new KeyedHistory(next);
+    next.keySet().removeIf(inJob.negate());
+    return new KeyedHistory(next);
   }
 
   private static boolean fits(List<SubtaskShares> observations) {

@@ -79,27 +79,22 @@ public final class KeyedSizing {
     int to = Math.max(from, Math.min(upperBound, m));
     // A key group is hot if it overloads one instance even at the best capacity considered.
     double capacity = Math.max(capacityAt.applyAsDouble(from), capacityAt.applyAsDouble(to));
-    double[] prefix = new double[m + 1];
     List<HotKeyGroup> hot = new ArrayList<>();
-    int[] hotPrefix = new int[m + 1];
-    for (int g = 0; g < m; g++) {
-      double l = load.shares()[g] * input;
-      prefix[g + 1] = prefix[g] + l;
-      boolean isHot = l > capacity;
-      hotPrefix[g + 1] = hotPrefix[g] + (isHot ? 1 : 0);
-      if (isHot) {
-        hot.add(new HotKeyGroup(g, l));
+    int[] hotPrefix = null; // hot key groups in [0, g): only set up when there is one
+    if (load.largestShare() * input > capacity) {
+      hotPrefix = new int[m + 1];
+      for (int g = 0; g < m; g++) {
+        double l = load.share(g) * input;
+        hotPrefix[g + 1] = hotPrefix[g] + (l > capacity ? 1 : 0);
+        if (l > capacity) {
+          hot.add(new HotKeyGroup(g, l));
+        }
       }
-    }
-    hot.sort((a, b) -> Double.compare(b.load(), a.load()));
-    int[] cellEnd = new int[m];
-    for (int g = m - 1; g >= 0; g--) {
-      boolean lastOfCell = g == m - 1 || load.cellOf()[g + 1] != load.cellOf()[g];
-      cellEnd[g] = lastOfCell ? g : cellEnd[g + 1];
+      hot.sort((x, y) -> Double.compare(y.load(), x.load()));
     }
     Result last = null;
     for (int p = from; p <= to; p++) {
-      last = busiest(p, load, input, cellEnd, prefix, hotPrefix, capacityAt.applyAsDouble(p), hot);
+      last = busiest(p, load, input, hotPrefix, capacityAt.applyAsDouble(p), hot);
       if (last.feasible()) {
         return last;
       }
@@ -111,8 +106,6 @@ public final class KeyedSizing {
       int p,
       KeyGroupLoad load,
       double input,
-      int[] cellEnd,
-      double[] prefix,
       int[] hotPrefix,
       double capacity,
       List<HotKeyGroup> hot) {
@@ -124,14 +117,17 @@ public final class KeyedSizing {
     for (int i = 0; i < p; i++) {
       int a = KeyGroups.first(i, m, p);
       int b = KeyGroups.last(i, m, p);
-      if (hotPrefix[b + 1] - hotPrefix[a] > 0) {
+      if (hotPrefix != null && hotPrefix[b + 1] - hotPrefix[a] > 0) {
         continue; // overloaded by its hot key group whatever p is: reported, not sized for
       }
-      double l = prefix[b + 1] - prefix[a];
-      double bound = l + Math.sqrt(unknown(load, cellEnd, prefix, a, b));
+      double l;
+      double bound;
       if (measured != null) { // it ran at p: what its subtasks needed there is known
         l = measured.shares()[i] * input;
         bound = l;
+      } else {
+        l = load.shareOf(a, b) * input;
+        bound = l + Math.sqrt(unknown(load, input, a, b));
       }
       if (bound > worstBound) {
         worstBound = bound;
@@ -156,26 +152,27 @@ public final class KeyedSizing {
    * Variance of the load of key groups [a, b] from the cells it takes only part of (only its two
    * ends can cut one): k of a cell's n groups, drawn from groups varying by the load's variation.
    */
-  private static double unknown(KeyGroupLoad load, int[] cellEnd, double[] prefix, int a, int b) {
+  private static double unknown(KeyGroupLoad load, double input, int a, int b) {
     double v = load.groupVariation();
     if (v == 0) {
       return 0;
     }
-    double var = partial(load.cellOf()[a], cellEnd[a], prefix, a, b, v);
-    if (load.cellOf()[b] != load.cellOf()[a]) {
-      var += partial(load.cellOf()[b], cellEnd[b], prefix, a, b, v);
+    double var = partial(load, load.cellStart(a), input, a, b, v);
+    if (load.cellStart(b) != load.cellStart(a)) {
+      var += partial(load, load.cellStart(b), input, a, b, v);
     }
     return var;
   }
 
   private static double partial(
-      int cellStart, int cellEnd, double[] prefix, int a, int b, double v) {
+      KeyGroupLoad load, int cellStart, double input, int a, int b, double v) {
+    int cellEnd = load.cellEnd(cellStart);
     int n = cellEnd - cellStart + 1;
     int k = Math.min(b, cellEnd) - Math.max(a, cellStart) + 1;
     if (k >= n || n < 2) {
       return 0;
     }
-    double sd = v * (prefix[cellEnd + 1] - prefix[cellStart]) / n;
+    double sd = v * load.shareOf(cellStart, cellEnd) * input / n;
     return (double) k * (n - k) / (n - 1) * sd * sd;
   }
 }

@@ -16,6 +16,11 @@ final class SourceBacklog {
    * @return empty if the vertex reports no {@code pendingRecords} (or too few readings of it)
    */
   static Optional<Backlog> fit(List<JobSample> readings, String id) {
+    // Only sources report a backlog: the fit is not set up for any other vertex.
+    if (readings.stream().filter(p -> p.vertices().get(id).pendingRecords().isPresent()).count()
+        < 2) {
+      return Optional.empty();
+    }
     SimpleRegression pending = new SimpleRegression();
     SimpleRegression arrived = new SimpleRegression();
     List<double[]> arrivals = new ArrayList<>();

@@ -163,15 +163,6 @@ final class VertexWindow {
 
   /** Busy time of subtask {@code i} over the window (see the class comment). */
   private static OptionalDouble busy(int i, List<Reading> readings, double limitMs) {
-    SimpleRegression perRecord = new SimpleRegression();
-    Set<Double> distinct = new HashSet<>();
-    for (Reading r : readings) {
-      SubtaskSample s = r.values().subtasks().get(i);
-      if (s.recordsIn().isPresent() && s.busyTimeMs().isPresent()) {
-        perRecord.addData(s.recordsIn().getAsDouble(), s.busyTimeMs().getAsDouble());
-        distinct.add(s.recordsIn().getAsDouble());
-      }
-    }
     SubtaskSample a = readings.get(0).values().subtasks().get(i);
     SubtaskSample b = readings.get(readings.size() - 1).values().subtasks().get(i);
     OptionalDouble ends = delta(a.busyTimeMs(), b.busyTimeMs());
@@ -180,10 +171,33 @@ final class VertexWindow {
     }
     double busy = ends.getAsDouble();
     OptionalDouble records = delta(a.recordsIn(), b.recordsIn());
-    if (distinct.size() >= MIN_FIT_READINGS && perRecord.getSlope() > 0 && records.isPresent()) {
-      busy = perRecord.getSlope() * records.getAsDouble();
+    // Two readings cannot beat their own ends; most windows of a 10 s store have three or four.
+    if (readings.size() >= MIN_FIT_READINGS && records.isPresent()) {
+      OptionalDouble perRecord = busyPerRecord(i, readings);
+      if (perRecord.isPresent()) {
+        busy = perRecord.getAsDouble() * records.getAsDouble();
+      }
     }
     return OptionalDouble.of(Math.max(0, Math.min(limitMs, busy)));
+  }
+
+  /**
+   * The least-squares slope of cumulative busy time on cumulative records read, if enough distinct
+   * readings back it and it is positive.
+   */
+  private static OptionalDouble busyPerRecord(int i, List<Reading> readings) {
+    SimpleRegression fit = new SimpleRegression();
+    Set<Double> distinct = new HashSet<>();
+    for (Reading r : readings) {
+      SubtaskSample s = r.values().subtasks().get(i);
+      if (s.recordsIn().isPresent() && s.busyTimeMs().isPresent()) {
+        fit.addData(s.recordsIn().getAsDouble(), s.busyTimeMs().getAsDouble());
+        distinct.add(s.recordsIn().getAsDouble());
+      }
+    }
+    return distinct.size() >= MIN_FIT_READINGS && fit.getSlope() > 0
+        ? OptionalDouble.of(fit.getSlope())
+        : OptionalDouble.empty();
   }
 
   private static OptionalDouble delta(OptionalDouble from, OptionalDouble to) {
