@@ -10,6 +10,8 @@ import io.ds2.model.keyed.SubtaskShares;
 import io.ds2.model.options.Ds2Options;
 import io.ds2.model.window.ObservationWindow;
 import io.ds2.model.window.VertexObservation;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -95,11 +97,12 @@ public final class Ds2Model {
               .vertex(v.id())
               .orElseThrow(() -> new IllegalArgumentException("no observation of " + v.name()));
       VertexEstimate e;
-      if (graph.isSource(v.id())) {
+      List<Edge> inputs = graph.inputsOf(v.id());
+      if (inputs.isEmpty()) {
         e = source(v, obs, demands);
         walk.now.put(v.id(), demands.get(v.id()).currentRate());
       } else {
-        e = walk.operator(v, obs);
+        e = walk.operator(v, inputs, obs);
       }
       walk.outStar.put(v.id(), e.targetOutputRate());
       results.add(e);
@@ -162,12 +165,12 @@ public final class Ds2Model {
       this.history = history;
     }
 
-    VertexEstimate operator(Vertex v, VertexObservation obs) {
+    VertexEstimate operator(Vertex v, List<Edge> inputs, VertexObservation obs) {
       List<Reason> reasons = new ArrayList<>();
       double nowIn = 0;
       OptionalDouble in = OptionalDouble.of(0);
       String undetermined = null;
-      for (Edge e : graph.inputsOf(v.id())) {
+      for (Edge e : inputs) {
         nowIn += now.getOrDefault(e.from(), 0.0);
         OptionalDouble up = outStar.get(e.from());
         if (up.isEmpty() && undetermined == null) {
@@ -219,11 +222,12 @@ public final class Ds2Model {
       }
       int recommended = ParallelismBounds.apply(v, required, options, reasons);
       Optional<KeySpread> spread = Optional.empty();
-      Optional<KeyGroupLoad> load = spreadOf(v, obs, nowIn);
+      Optional<KeyGroupLoad> load = spreadOf(v, inputs, obs, nowIn);
       if (load.isPresent() && required > 0) {
         double capacity = trueRate.getAsDouble() * options.targetUtilization();
         IntToDoubleFunction capacityAt = p -> capacity;
-        Optional<String> from = inheritedFrom(v).map(id -> graph.vertex(id).orElseThrow().name());
+        Optional<String> from =
+            inheritedFrom(inputs).map(id -> graph.vertex(id).orElseThrow().name());
         KeySpread s =
             KeyedEstimate.size(v, load.get(), from, inStar, capacityAt, recommended, options);
         KeyedEstimate.explain(v, s, inStar, capacityAt, options, reasons);
@@ -253,8 +257,8 @@ public final class Ds2Model {
      * input; carried over from the upstream for a one-to-one input from a keyed vertex; empty where
      * the input spreads evenly.
      */
-    private Optional<KeyGroupLoad> spreadOf(Vertex v, VertexObservation obs, double nowIn) {
-      List<Edge> inputs = graph.inputsOf(v.id());
+    private Optional<KeyGroupLoad> spreadOf(
+        Vertex v, List<Edge> inputs, VertexObservation obs, double nowIn) {
       if (inputs.stream().anyMatch(Edge::keyed)) {
         boolean throttled =
             inputs.stream()
@@ -272,15 +276,14 @@ public final class Ds2Model {
                 ? KeyGroupLoad.even(v.maxParallelism())
                 : KeyGroupLoad.combine(v.maxParallelism(), known));
       }
-      return inheritedFrom(v)
+      return inheritedFrom(inputs)
           .map(spreads::get)
           .map(KeySpread::load)
           .filter(l -> l.maxParallelism() == v.maxParallelism());
     }
 
     /** The keyed vertex a FORWARD-only input reads one-to-one, if any. */
-    private Optional<String> inheritedFrom(Vertex v) {
-      List<Edge> inputs = graph.inputsOf(v.id());
+    private Optional<String> inheritedFrom(List<Edge> inputs) {
       if (inputs.size() != 1
           || inputs.get(0).strategy() != ShipStrategy.FORWARD
           || !spreads.containsKey(inputs.get(0).from())) {
@@ -309,7 +312,13 @@ public final class Ds2Model {
         Optional.empty());
   }
 
+  // Every source's reason carries its demand: Formatter's parsing would cost more than the
+  // source's whole estimate, so the one decimal is rounded directly.
   private static String rate(double r) {
-    return String.format(Locale.ROOT, "%.1f records/s", r);
+    String digits =
+        Double.isFinite(r)
+            ? BigDecimal.valueOf(r).setScale(1, RoundingMode.HALF_UP).toPlainString()
+            : String.valueOf(r);
+    return digits + " records/s";
   }
 }

@@ -28,12 +28,23 @@ public enum ShipStrategy {
     if (planName == null) {
       return OTHER;
     }
-    String name = planName.trim().toUpperCase(Locale.ROOT);
-    for (ShipStrategy s : values()) {
-      if (s.name().equals(name)) {
-        return s;
-      }
+    // Plans name them in upper case; every estimate asks for every edge, so that is tried first.
+    ShipStrategy exact = exactly(planName);
+    if (exact != OTHER) {
+      return exact;
     }
-    return OTHER;
+    return exactly(planName.trim().toUpperCase(Locale.ROOT));
+  }
+
+  private static ShipStrategy exactly(String name) {
+    return switch (name) {
+      case "HASH" -> HASH;
+      case "FORWARD" -> FORWARD;
+      case "REBALANCE" -> REBALANCE;
+      case "RESCALE" -> RESCALE;
+      case "BROADCAST" -> BROADCAST;
+      case "GLOBAL" -> GLOBAL;
+      default -> OTHER;
+    };
   }
 }

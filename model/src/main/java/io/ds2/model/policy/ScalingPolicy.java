@@ -157,10 +157,21 @@ public final class ScalingPolicy implements DecisionPolicy {
   private int target(Proposal p, Instant now, Map<String, List<Reason>> extra) {
     String id = p.estimate().vertexId();
     int current = p.estimate().currentParallelism();
-    List<Integer> history = recent.stream().map(w -> w.get(id)).toList();
-    boolean allUp = history.stream().allMatch(h -> h > current);
-    boolean allDown = history.stream().allMatch(h -> h < current);
-    boolean anyChange = history.stream().anyMatch(h -> h != current);
+    List<Integer> history = new ArrayList<>(recent.size());
+    boolean allUp = true;
+    boolean allDown = true;
+    boolean anyChange = false;
+    int lowest = Integer.MAX_VALUE;
+    int highest = Integer.MIN_VALUE;
+    for (Map<String, Integer> w : recent) {
+      int h = w.get(id);
+      history.add(h);
+      allUp &= h > current;
+      allDown &= h < current;
+      anyChange |= h != current;
+      lowest = Math.min(lowest, h);
+      highest = Math.max(highest, h);
+    }
     if (anyChange && recent.size() < options.activation()) {
       note(
           extra,
@@ -173,10 +184,9 @@ public final class ScalingPolicy implements DecisionPolicy {
       pendingScaleDowns.remove(id);
     }
     if (allUp) {
-      return history.stream().min(Integer::compare).orElseThrow();
+      return lowest;
     }
     if (allDown) {
-      int highest = history.stream().max(Integer::compare).orElseThrow();
       ScaleDown down =
           pendingScaleDowns.merge(
               id,

@@ -223,11 +223,12 @@ final class VertexWindow {
 
   static OptionalDouble sumOf(List<SubtaskSample> subtasks, Counter c) {
     double total = 0;
-    for (SubtaskSample s : subtasks) {
-      if (s.get(c).isEmpty()) {
-        return OptionalDouble.empty();
+    for (int i = 0; i < subtasks.size(); i++) {
+      OptionalDouble value = subtasks.get(i).get(c);
+      if (value.isEmpty()) {
+        return value;
       }
-      total += s.get(c).getAsDouble();
+      total += value.getAsDouble();
     }
     return OptionalDouble.of(total);
   }

@@ -57,7 +57,8 @@ public final class WindowBuilder {
     // even while the store has not refreshed enough for a window to form.
     for (JobSample s : samples) {
       for (Vertex v : graph.topologicalOrder()) {
-        WindowResult.NotReady missing = checkRequired(graph, v, s);
+        WindowResult.NotReady missing =
+            checkRequired(v, graph.isSource(v.id()) ? REQUIRED_FOR_ALL : REQUIRED_FOR_OPERATORS, s);
         if (missing != null) {
           return missing;
         }
@@ -175,8 +176,7 @@ public final class WindowBuilder {
     return Optional.empty();
   }
 
-  private static WindowResult.NotReady checkRequired(JobGraph graph, Vertex v, JobSample s) {
-    Counter[] required = graph.isSource(v.id()) ? REQUIRED_FOR_ALL : REQUIRED_FOR_OPERATORS;
+  private static WindowResult.NotReady checkRequired(Vertex v, Counter[] required, JobSample s) {
     for (SubtaskSample st : s.vertices().get(v.id()).subtasks()) {
       for (Counter c : required) {
         if (st.get(c).isEmpty()) {
