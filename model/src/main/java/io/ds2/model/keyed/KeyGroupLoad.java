@@ -24,72 +24,74 @@ import java.util.Optional;
  * {@code groupVariation} (how much key groups differ, estimated from how much the observed ranges
  * differ) sizes that uncertainty.
  *
- * <p>An immutable value: it owns its arrays and precomputes what sizing reads for every candidate
- * (prefix sums of the shares, where each cell ends, the largest share), so that checking a
- * candidate costs O(p), not O(max parallelism).
+ * <p>Iterative fitting scales whole ranges, so every key group of a cell always holds the same
+ * share: the load is kept per cell (at most the sum of the observed parallelisms of them), and
+ * checking a candidate costs O(p log cells), whatever the max parallelism. An immutable value.
  */
 public final class KeyGroupLoad {
   private static final int MAX_ITERATIONS = 200;
   private static final double CONVERGED = 1e-9;
 
-  // per key group, summing to 1 (all equal when nothing is known)
-  private final double[] shares;
-  // prefix[g] = sum of shares[0..g-1]
-  private final double[] prefix;
+  private final int maxParallelism;
+  // first key group of each cell, ascending from 0
+  private final int[] cellStarts;
+  // the share of one key group of each cell
+  private final double[] perGroup;
+  // cumulative[c] = the share of every key group before cell c
+  private final double[] cumulative;
+  private final double largestShare;
   // the parallelisms the shares were measured at, newest first; none or only 1 means every key
   // group sat in one subtask and nothing is known about the spread
   private final List<Integer> observedAt;
-  // for each key group, the first and last key group of its cell
-  private final int[] cellOf;
-  private final int[] cellEnd;
   // coefficient of variation of single key groups' loads (0: even)
   private final double groupVariation;
   // what was measured, newest first: at a parallelism it ran at, a subtask's measured share
   // (averaged over its windows there) is better than any combination
   private final List<SubtaskShares> observations;
-  private final double largestShare;
 
-  /** Shares known group by group: no uncertainty left. */
+  /** Shares known group by group (summing to 1): no uncertainty left. */
   public KeyGroupLoad(double[] shares, List<Integer> observedAt) {
-    this(shares.clone(), List.copyOf(observedAt), identity(shares.length), 0, List.of());
+    this(
+        shares.length,
+        identity(shares.length),
+        shares.clone(),
+        List.copyOf(observedAt),
+        0,
+        List.of());
   }
 
   // Takes ownership of the arrays.
   private KeyGroupLoad(
-      double[] shares,
+      int maxParallelism,
+      int[] cellStarts,
+      double[] perGroup,
       List<Integer> observedAt,
-      int[] cellOf,
       double groupVariation,
       List<SubtaskShares> observations) {
-    int m = shares.length;
-    this.shares = shares;
+    this.maxParallelism = maxParallelism;
+    this.cellStarts = cellStarts;
+    this.perGroup = perGroup;
     this.observedAt = observedAt;
-    this.cellOf = cellOf;
     this.groupVariation = groupVariation;
     this.observations = observations;
-    this.prefix = new double[m + 1];
+    this.cumulative = new double[cellStarts.length + 1];
     double largest = 0;
-    for (int g = 0; g < m; g++) {
-      prefix[g + 1] = prefix[g] + shares[g];
-      largest = Math.max(largest, shares[g]);
+    for (int c = 0; c < cellStarts.length; c++) {
+      cumulative[c + 1] = cumulative[c] + perGroup[c] * cellSize(c);
+      largest = Math.max(largest, perGroup[c]);
     }
     this.largestShare = largest;
-    this.cellEnd = new int[m];
-    for (int g = m - 1; g >= 0; g--) {
-      cellEnd[g] = g == m - 1 || cellOf[g + 1] != cellOf[g] ? g : cellEnd[g + 1];
-    }
   }
 
   /** Even shares: what DS2 assumes, and all that is known before the first rescale. */
   public static KeyGroupLoad even(int maxParallelism) {
     return new KeyGroupLoad(
-        evenShares(maxParallelism), List.of(), identity(maxParallelism), 0, List.of());
-  }
-
-  private static double[] evenShares(int m) {
-    double[] shares = new double[m];
-    Arrays.fill(shares, 1.0 / m);
-    return shares;
+        maxParallelism,
+        new int[] {0},
+        new double[] {1.0 / maxParallelism},
+        List.of(),
+        0,
+        List.of());
   }
 
   private static int[] identity(int m) {
@@ -105,7 +107,6 @@ public final class KeyGroupLoad {
    * contradict each other, the newest ones win (they are fitted last).
    */
   public static KeyGroupLoad combine(int maxParallelism, List<SubtaskShares> observations) {
-    double[] x = evenShares(maxParallelism);
     List<Integer> at = new ArrayList<>(observations.size());
     boolean onlyAtOne = true;
     for (SubtaskShares o : observations) {
@@ -113,16 +114,36 @@ public final class KeyGroupLoad {
       onlyAtOne &= o.parallelism() == 1;
     }
     if (onlyAtOne) { // assumed even, nothing to be uncertain about yet
-      return new KeyGroupLoad(x, List.copyOf(at), identity(maxParallelism), 0, List.of());
+      KeyGroupLoad even = even(maxParallelism);
+      return new KeyGroupLoad(
+          maxParallelism, even.cellStarts, even.perGroup, List.copyOf(at), 0, List.of());
     }
-    if (observations.size() == 1) {
-      fit(x, observations.get(0)); // one observation is fitted exactly in one pass
-    }
-    for (int round = 0; observations.size() > 1 && round < MAX_ITERATIONS; round++) {
-      for (int k = observations.size() - 1; k >= 0; k--) {
-        fit(x, observations.get(k));
+    int[] starts = cellStarts(maxParallelism, observations);
+    int cells = starts.length;
+    // Each subtask's range of each observation as a run of whole cells: [from[k][i], to[k][i]].
+    int[][] from = new int[observations.size()][];
+    int[][] to = new int[observations.size()][];
+    for (int k = 0; k < observations.size(); k++) {
+      int p = observations.get(k).parallelism();
+      from[k] = new int[p];
+      to[k] = new int[p];
+      for (int i = 0; i < p; i++) {
+        from[k][i] = cellIndex(starts, KeyGroups.first(i, maxParallelism, p));
+        to[k][i] = cellIndex(starts, KeyGroups.last(i, maxParallelism, p));
       }
-      if (observations.stream().allMatch(o -> misfit(x, o) < CONVERGED)) {
+    }
+    double[] size = new double[cells];
+    double[] x = new double[cells]; // the share of each whole cell, from even
+    for (int c = 0; c < cells; c++) {
+      size[c] = (c + 1 < cells ? starts[c + 1] : maxParallelism) - starts[c];
+      x[c] = size[c] / maxParallelism;
+    }
+    for (int round = 0; round < MAX_ITERATIONS; round++) {
+      for (int k = observations.size() - 1; k >= 0; k--) {
+        fit(x, size, from[k], to[k], observations.get(k));
+      }
+      // one observation is fitted exactly in one pass
+      if (observations.size() == 1 || converged(x, from, to, observations)) {
         break;
       }
     }
@@ -130,31 +151,76 @@ public final class KeyGroupLoad {
     for (double share : x) {
       total += share;
     }
-    for (int g = 0; g < x.length; g++) {
-      x[g] /= total;
+    for (int c = 0; c < cells; c++) {
+      x[c] /= total * size[c];
     }
     return new KeyGroupLoad(
+        maxParallelism,
+        starts,
         x,
         List.copyOf(at),
-        cells(maxParallelism, observations),
         variation(observations),
         List.copyOf(observations));
   }
 
-  /** The first key group of each key group's cell: runs no observation's ranges split. */
-  private static int[] cells(int m, List<SubtaskShares> observations) {
-    boolean[] starts = new boolean[m];
-    starts[0] = true;
+  /** The first key group of every cell: runs no observation's ranges split. */
+  private static int[] cellStarts(int m, List<SubtaskShares> observations) {
+    int total = 1;
+    for (SubtaskShares o : observations) {
+      total += o.parallelism();
+    }
+    int[] starts = new int[total];
+    int n = 1; // starts[0] = 0
     for (SubtaskShares o : observations) {
       for (int i = 0; i < o.parallelism(); i++) {
-        starts[KeyGroups.first(i, m, o.parallelism())] = true;
+        starts[n++] = KeyGroups.first(i, m, o.parallelism());
       }
     }
-    int[] cellOf = new int[m];
-    for (int g = 0; g < m; g++) {
-      cellOf[g] = starts[g] ? g : cellOf[g - 1];
+    Arrays.sort(starts, 0, n);
+    int distinct = 0;
+    for (int j = 0; j < n; j++) {
+      if (j == 0 || starts[j] != starts[j - 1]) {
+        starts[distinct++] = starts[j];
+      }
     }
-    return cellOf;
+    return Arrays.copyOf(starts, distinct);
+  }
+
+  private static int cellIndex(int[] starts, int keyGroup) {
+    int found = Arrays.binarySearch(starts, keyGroup);
+    return found >= 0 ? found : -found - 2;
+  }
+
+  private static void fit(double[] x, double[] size, int[] from, int[] to, SubtaskShares o) {
+    for (int i = 0; i < from.length; i++) {
+      double held = 0;
+      double groups = 0;
+      for (int c = from[i]; c <= to[i]; c++) {
+        held += x[c];
+        groups += size[c];
+      }
+      double want = o.shares()[i];
+      for (int c = from[i]; c <= to[i]; c++) {
+        x[c] = held > 0 ? x[c] * want / held : want * size[c] / groups;
+      }
+    }
+  }
+
+  private static boolean converged(
+      double[] x, int[][] from, int[][] to, List<SubtaskShares> observations) {
+    for (int k = 0; k < observations.size(); k++) {
+      SubtaskShares o = observations.get(k);
+      for (int i = 0; i < from[k].length; i++) {
+        double held = 0;
+        for (int c = from[k][i]; c <= to[k][i]; c++) {
+          held += x[c];
+        }
+        if (Math.abs(held - o.shares()[i]) * o.parallelism() >= CONVERGED) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   /**
@@ -184,6 +250,10 @@ public final class KeyGroupLoad {
     return mean > 0 ? Math.min(1, Math.sqrt(var) / mean * Math.sqrt((double) m / p)) : 0;
   }
 
+  private int cellSize(int c) {
+    return (c + 1 < cellStarts.length ? cellStarts[c + 1] : maxParallelism) - cellStarts[c];
+  }
+
   /** The observation made at parallelism {@code p}, if the vertex ran at it. */
   public Optional<SubtaskShares> measuredAt(int p) {
     for (SubtaskShares o : observations) {
@@ -195,17 +265,29 @@ public final class KeyGroupLoad {
   }
 
   public int maxParallelism() {
-    return shares.length;
+    return maxParallelism;
   }
 
-  /** Per key group, summing to 1 (a copy). */
+  /** Per key group, summing to 1 (a fresh array). */
   public double[] shares() {
-    return shares.clone();
+    double[] shares = new double[maxParallelism];
+    for (int c = 0; c < cellStarts.length; c++) {
+      Arrays.fill(shares, cellStarts[c], cellStarts[c] + cellSize(c), perGroup[c]);
+    }
+    return shares;
   }
 
   /** The share of key groups {@code from..to} (inclusive). */
   public double shareOf(int from, int to) {
-    return prefix[to + 1] - prefix[from];
+    int a = cellIndex(cellStarts, from);
+    int b = cellIndex(cellStarts, to);
+    if (a == b) {
+      return perGroup[a] * (to - from + 1);
+    }
+    return perGroup[a] * (cellStarts[a + 1] - from)
+        + cumulative[b]
+        - cumulative[a + 1]
+        + perGroup[b] * (to - cellStarts[b] + 1);
   }
 
   /** The share of the most loaded key group. */
@@ -213,18 +295,20 @@ public final class KeyGroupLoad {
     return largestShare;
   }
 
-  double share(int keyGroup) {
-    return shares[keyGroup];
+  /** The share of one key group. */
+  public double share(int keyGroup) {
+    return perGroup[cellIndex(cellStarts, keyGroup)];
   }
 
   /** The first key group of the cell {@code keyGroup} lies in. */
   int cellStart(int keyGroup) {
-    return cellOf[keyGroup];
+    return cellStarts[cellIndex(cellStarts, keyGroup)];
   }
 
   /** The last key group of the cell {@code keyGroup} lies in. */
   int cellEnd(int keyGroup) {
-    return cellEnd[keyGroup];
+    int c = cellIndex(cellStarts, keyGroup);
+    return cellStarts[c] + cellSize(c) - 1;
   }
 
   /** Coefficient of variation of single key groups' loads (0: even). */
@@ -257,56 +341,39 @@ public final class KeyGroupLoad {
    * observed share and the share its range holds here, relative to an even share.
    */
   public double misfit(SubtaskShares o) {
-    return misfit(shares, o);
-  }
-
-  private static double misfit(double[] x, SubtaskShares o) {
     int p = o.parallelism();
-    int m = x.length;
     double worst = 0;
     for (int i = 0; i < p; i++) {
-      double held = 0;
-      for (int g = KeyGroups.first(i, m, p), last = KeyGroups.last(i, m, p); g <= last; g++) {
-        held += x[g];
-      }
+      double held =
+          shareOf(KeyGroups.first(i, maxParallelism, p), KeyGroups.last(i, maxParallelism, p));
       worst = Math.max(worst, Math.abs(held - o.shares()[i]) * p);
     }
     return worst;
   }
 
-  private static void fit(double[] x, SubtaskShares o) {
-    int p = o.parallelism();
-    int m = x.length;
-    for (int i = 0; i < p; i++) {
-      int from = KeyGroups.first(i, m, p);
-      int to = KeyGroups.last(i, m, p);
-      double held = 0;
-      for (int g = from; g <= to; g++) {
-        held += x[g];
-      }
-      double want = o.shares()[i];
-      for (int g = from; g <= to; g++) {
-        x[g] = held > 0 ? x[g] * want / held : want / (to - from + 1);
-      }
-    }
-  }
-
   @Override
   public boolean equals(Object o) {
     return o instanceof KeyGroupLoad k
+        && maxParallelism == k.maxParallelism
         && observedAt.equals(k.observedAt)
         && groupVariation == k.groupVariation
-        && Arrays.equals(cellOf, k.cellOf)
-        && Arrays.equals(shares, k.shares);
+        && Arrays.equals(cellStarts, k.cellStarts)
+        && Arrays.equals(perGroup, k.perGroup);
   }
 
   @Override
   public int hashCode() {
-    return 31 * Arrays.hashCode(shares) + observedAt.hashCode();
+    return 31 * Arrays.hashCode(perGroup) + observedAt.hashCode();
   }
 
   @Override
   public String toString() {
-    return "KeyGroupLoad[" + shares.length + " key groups, observed at p=" + observedAt + "]";
+    return "KeyGroupLoad["
+        + maxParallelism
+        + " key groups in "
+        + cellStarts.length
+        + " cells, observed at p="
+        + observedAt
+        + "]";
   }
 }
