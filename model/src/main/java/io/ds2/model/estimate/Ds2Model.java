@@ -259,13 +259,15 @@ public final class Ds2Model {
      */
     private Optional<KeyGroupLoad> spreadOf(
         Vertex v, List<Edge> inputs, VertexObservation obs, double nowIn) {
-      if (inputs.stream().anyMatch(Edge::keyed)) {
-        boolean throttled =
-            inputs.stream()
-                .map(e -> window.vertex(e.from()))
-                .flatMap(Optional::stream)
-                .anyMatch(
-                    u -> u.backPressuredRatio().orElse(0) >= KeyedEstimate.THROTTLED_BACK_PRESSURE);
+      boolean keyed = false;
+      boolean throttled = false;
+      for (Edge e : inputs) {
+        keyed |= e.keyed();
+        VertexObservation u = window.vertices().get(e.from());
+        throttled |=
+            u != null && u.backPressuredRatio().orElse(0) >= KeyedEstimate.THROTTLED_BACK_PRESSURE;
+      }
+      if (keyed) {
         Optional<SubtaskShares> seen =
             KeyedEstimate.observe(obs, v.maxParallelism(), nowIn, throttled);
         List<SubtaskShares> known =

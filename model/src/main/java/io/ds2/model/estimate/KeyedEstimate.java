@@ -100,7 +100,6 @@ public final class KeyedEstimate {
       IntToDoubleFunction capacityAt,
       Ds2Options options,
       List<Reason> reasons) {
-    String basis = basis(s);
     if (s.load().assumedEven() && s.inheritedFrom().isEmpty()) {
       reasons.add(
           new Reason(
@@ -120,7 +119,7 @@ public final class KeyedEstimate {
                   "%s: at DS2's %d, subtask %d (key groups %d-%d) would need %.2f instances; at %d"
                       + " the busiest, subtask %d (key groups %d-%d), gets %.1f %% of the input"
                       + " (even share %.1f %%)",
-                  basis,
+                  basis(s),
                   s.ds2Parallelism(),
                   d.subtask(),
                   d.firstKeyGroup(),
@@ -165,7 +164,7 @@ public final class KeyedEstimate {
                   "%s: key group %d alone needs %.2f instances (%.1f records/s)%s, which no"
                       + " parallelism fixes; sized for the other key groups; salting the hot key or"
                       + " aggregating in two phases (pre-aggregate, then combine) would spread it",
-                  basis,
+                  basis(s),
                   h.keyGroup(),
                   instances,
                   h.load(),

@@ -35,8 +35,8 @@ final class EfficiencyModel {
    * linear assumption holds within measurement noise.
    */
   Optional<CostCurve> curve(String vertexId, double tolerance) {
-    Map<Integer, Double> points = costs.getOrDefault(vertexId, new LinkedHashMap<>());
-    if (points.size() < 2) {
+    Map<Integer, Double> points = costs.get(vertexId);
+    if (points == null || points.size() < 2) {
       return Optional.empty();
     }
     int low = points.keySet().stream().min(Integer::compare).orElseThrow();

@@ -31,6 +31,7 @@ public final class ScalingPolicy implements DecisionPolicy {
   private final EfficiencyModel efficiency = new EfficiencyModel();
   private final Deque<Map<String, Integer>> recent = new ArrayDeque<>();
   private final Map<String, ScaleDown> pendingScaleDowns = new HashMap<>();
+  private final Map<String, DelayNote> delayNotes = new HashMap<>();
   private Optional<Instant> backoffUntil = Optional.empty();
   private boolean heldForShift;
 
@@ -55,6 +56,7 @@ public final class ScalingPolicy implements DecisionPolicy {
   /** Continues from a saved state (e.g. after a controller restart). */
   public void restore(State saved) {
     pendingScaleDowns.clear();
+    delayNotes.clear();
     pendingScaleDowns.putAll(saved.scaleDowns());
     backoffUntil = saved.backoffUntil();
   }
@@ -182,6 +184,7 @@ public final class ScalingPolicy implements DecisionPolicy {
     }
     if (!allDown) {
       pendingScaleDowns.remove(id);
+      delayNotes.remove(id);
     }
     if (allUp) {
       return lowest;
@@ -194,16 +197,7 @@ public final class ScalingPolicy implements DecisionPolicy {
               (old, fresh) -> new ScaleDown(old.since(), Math.max(old.highest(), fresh.highest())));
       Instant due = down.since().plus(options.scaleDownDelay());
       if (now.isBefore(due)) {
-        note(
-            extra,
-            id,
-            ReasonCode.SCALE_DOWN_DELAYED,
-            "lower since "
-                + down.since()
-                + "; scaling down to the highest recommendation ("
-                + down.highest()
-                + ") after "
-                + due);
+        extra.computeIfAbsent(id, k -> new ArrayList<>()).add(delayNote(id, down, due));
         return current;
       }
       return down.highest();
@@ -218,11 +212,34 @@ public final class ScalingPolicy implements DecisionPolicy {
     return current;
   }
 
+  // A pending scale-down is noted every window until it is due; its text (two timestamps) is
+  // rendered once per change of it, not once per vertex per window.
+  private Reason delayNote(String id, ScaleDown down, Instant due) {
+    DelayNote last = delayNotes.get(id);
+    if (last != null && last.down().equals(down)) {
+      return last.reason();
+    }
+    Reason r =
+        new Reason(
+            ReasonCode.SCALE_DOWN_DELAYED,
+            "lower since "
+                + down.since()
+                + "; scaling down to the highest recommendation ("
+                + down.highest()
+                + ") after "
+                + due);
+    delayNotes.put(id, new DelayNote(down, r));
+    return r;
+  }
+
+  private record DelayNote(ScaleDown down, Reason reason) {}
+
   /** The job now runs at the requested parallelism: a new operating point, start afresh. */
   @Override
   public void rescaleApplied() {
     recent.clear();
     pendingScaleDowns.clear();
+    delayNotes.clear();
     backoffUntil = Optional.empty();
   }
 
@@ -231,6 +248,7 @@ public final class ScalingPolicy implements DecisionPolicy {
   public void rescaleNotApplied() {
     recent.clear();
     pendingScaleDowns.clear();
+    delayNotes.clear();
     backoffUntil = Optional.of(clock.instant().plus(options.rescaleBackoff()));
   }
 

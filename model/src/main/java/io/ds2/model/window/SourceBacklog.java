@@ -17,8 +17,11 @@ final class SourceBacklog {
    */
   static Optional<Backlog> fit(List<JobSample> readings, String id) {
     // Only sources report a backlog: the fit is not set up for any other vertex.
-    if (readings.stream().filter(p -> p.vertices().get(id).pendingRecords().isPresent()).count()
-        < 2) {
+    int reported = 0;
+    for (JobSample p : readings) {
+      reported += p.vertices().get(id).pendingRecords().isPresent() ? 1 : 0;
+    }
+    if (reported < 2) {
       return Optional.empty();
     }
     SimpleRegression pending = new SimpleRegression();

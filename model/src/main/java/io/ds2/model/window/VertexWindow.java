@@ -88,7 +88,15 @@ final class VertexWindow {
             sumOf(deltas, Counter.IDLE_TIME_MS),
             sumOf(deltas, Counter.BACK_PRESSURED_TIME_MS),
             deltas,
-            SourceBacklog.fit(readings.stream().map(Reading::poll).toList(), v.id())));
+            SourceBacklog.fit(polls(readings), v.id())));
+  }
+
+  private static List<JobSample> polls(List<Reading> readings) {
+    List<JobSample> polls = new ArrayList<>(readings.size());
+    for (Reading r : readings) {
+      polls.add(r.poll());
+    }
+    return polls;
   }
 
   private static Refused notRefreshed(Vertex v) {
