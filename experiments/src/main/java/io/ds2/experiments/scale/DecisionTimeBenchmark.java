@@ -6,6 +6,7 @@ import io.ds2.model.estimate.Estimate;
 import io.ds2.model.graph.Edge;
 import io.ds2.model.graph.JobGraph;
 import io.ds2.model.graph.Vertex;
+import io.ds2.model.keyed.KeyedHistory;
 import io.ds2.model.options.Ds2Options;
 import io.ds2.model.policy.ScalingPolicy;
 import io.ds2.model.window.JobSample;
@@ -32,7 +33,8 @@ import java.util.OptionalLong;
  * parallelism 4; sources are every tenth vertex, every operator reads its predecessor and every
  * third one also the vertex two back (fan-in). Every second operator reads its predecessor by key
  * (HASH), so half the operators are sized key group by key group: that cost grows with the max
- * parallelism (the number of key groups).
+ * parallelism (the number of key groups). Each estimate gets the keyed history the previous one
+ * left, as in the loop.
  */
 public final class DecisionTimeBenchmark {
   private static final int PARALLELISM = 4;
@@ -61,12 +63,15 @@ public final class DecisionTimeBenchmark {
     long[] window = new long[iterations];
     long[] estimate = new long[iterations];
     long[] decide = new long[iterations];
+    // As in the loop, each estimate starts from what the previous one left of keyed spreads.
+    KeyedHistory history = KeyedHistory.empty();
     for (int round = 0; round < 2; round++) { // the first round warms the JIT up
       for (int i = 0; i < iterations; i++) {
         long t0 = System.nanoTime();
         ObservationWindow w = ((WindowResult.Ready) builder.build(graph, samples)).window();
         long t1 = System.nanoTime();
-        Estimate e = Ds2Model.estimateFor(graph, w, DemandScenario.measured(), options);
+        Estimate e = Ds2Model.estimateFor(graph, w, DemandScenario.measured(), options, history);
+        history = e.keyedHistory();
         long t2 = System.nanoTime();
         policy.decide(graph, e);
         long t3 = System.nanoTime();
