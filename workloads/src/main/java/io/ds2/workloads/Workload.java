@@ -22,6 +22,16 @@ public interface Workload {
   /** The oracle (operator vertex name to parallelism) at the base rates times {@code factor}. */
   Map<String, Integer> oracle(double rateFactor);
 
+  /**
+   * The oracle over the sources' events numbered {@code firstEvent} to {@code lastEvent}: for a job
+   * whose keys roll with the event number, the spread over key groups of exactly those events (a
+   * benchmark measures whether a run keeps up over a stretch of time). By default the spread does
+   * not depend on which events.
+   */
+  default Map<String, Integer> oracle(double rateFactor, double firstEvent, double lastEvent) {
+    return oracle(rateFactor);
+  }
+
   /** Records per second the sources generate together at their base rate. */
   double baseRate();
 

@@ -41,9 +41,34 @@ public record Scenario(
     }
   }
 
-  /** The oracle (operator vertex name to parallelism) of phase {@code i}. */
+  /**
+   * The oracle (operator vertex name to parallelism) of phase {@code i}, over the events its
+   * keeps-up verdict measures: those the schedule puts in the phase's last minute ({@link
+   * KeepsUp}).
+   */
   public Map<String, Integer> oracle(int i) {
-    return job.oracle(phases.get(i).factor());
+    double end = i + 1 < phases.size() ? phases.get(i + 1).atSeconds() : length.toSeconds();
+    double from = Math.max(phases.get(i).atSeconds(), end - KeepsUp.SPAN_SECONDS);
+    return job.oracle(phases.get(i).factor(), eventsBy(from), eventsBy(end));
+  }
+
+  /** Events the sources are scheduled to emit in the first {@code seconds} of a run. */
+  double eventsBy(double seconds) {
+    double events = 0;
+    double before = phases.get(0).factor();
+    for (int i = 0; i < phases.size() && phases.get(i).atSeconds() < seconds; i++) {
+      Phase p = phases.get(i);
+      double to =
+          i + 1 < phases.size() ? Math.min(seconds, phases.get(i + 1).atSeconds()) : seconds;
+      double ramp = Math.min(p.rampSeconds(), to - p.atSeconds());
+      double reached =
+          p.rampSeconds() > 0
+              ? before + (p.factor() - before) * ramp / p.rampSeconds()
+              : p.factor();
+      events += (before + reached) / 2 * ramp + p.factor() * (to - p.atSeconds() - ramp);
+      before = p.factor();
+    }
+    return events * job.baseRate();
   }
 
   /** The index of the phase in force {@code seconds} after the start. */

@@ -14,7 +14,10 @@ import java.util.SplittableRandom;
  * partition by (bid auction, bidder) are drawn from {@link #KEY_SPACE} recent ids: Nexmark's
  * defaults (100 in-flight auctions, 1,000 people) hash so unevenly over 16-28 subtasks (about 7 %
  * more load on the busiest) that the optimum would depend on Flink's key-group hashing. Skew is a
- * knob instead: {@code hotShare} of the bids go to one hot auction by one hot bidder.
+ * knob instead: {@code hotShare} of the bids go to one hot auction by one hot bidder. An auction's
+ * seller (the key of the person-auction joins, Q3 and Q8) is one of the last {@link #SELLERS}
+ * people, so about a thousand keys are live at a time: their key groups differ by about a third,
+ * which the oracle counts from these very events.
  */
 public final class NexmarkGenerator implements Serializable {
   public static final int PERSONS = 1;
@@ -26,6 +29,7 @@ public final class NexmarkGenerator implements Serializable {
   static final int FIRST_CATEGORY = 10;
   static final long KEY_SPACE = 1_000_000;
   static final long HOT_KEY = -1;
+  static final long SELLERS = 1_000;
   private static final String EXTRA = "x".repeat(60); // with the fields, ~100 bytes an event
 
   private final double hotShare;
@@ -64,7 +68,9 @@ public final class NexmarkGenerator implements Serializable {
       e = Event.of(Event.PERSON, epoch, epoch, STATES[(int) (epoch % STATES.length)], 0, 0);
     } else if (offset < PERSONS + AUCTIONS) {
       long auction = epoch * AUCTIONS + offset - PERSONS;
-      long seller = Math.max(0, epoch - random.nextLong(1_000));
+      // One of the last thousand people (all of them while fewer exist): clamping to person 0
+      // instead made one hot seller for the first thousand epochs, after every restart.
+      long seller = epoch - random.nextLong(Math.min(SELLERS, epoch + 1));
       int category = FIRST_CATEGORY + (int) (auction % CATEGORIES);
       e = Event.of(Event.AUCTION, auction, seller, "", category, 100 + random.nextLong(10_000));
     } else if (random.nextDouble() < hotShare) {

@@ -77,4 +77,24 @@ class NexmarkGeneratorTest {
     assertEquals(0.3, hot / (double) bids, 0.01);
     assertThrows(IllegalArgumentException.class, () -> new NexmarkGenerator(1, 1));
   }
+
+  @Test
+  void sellersAreLivePeopleAndNoneIsHotWhenTheRunStarts() {
+    NexmarkGenerator g = new NexmarkGenerator(0, 1);
+    Map<Long, Integer> perSeller = new HashMap<>();
+    int auctions = 0;
+    for (long n = 0; n < 50 * 2_000; n++) { // the first 2,000 epochs: fewer people than sellers
+      Event e = g.event(n);
+      if (e.isAuction()) {
+        long epoch = n / NexmarkGenerator.TOTAL;
+        assertTrue(e.person <= epoch && e.person > epoch - NexmarkGenerator.SELLERS, "" + e.person);
+        assertTrue(e.person >= 0);
+        perSeller.merge(e.person, 1, Integer::sum);
+        auctions++;
+      }
+    }
+    // 6,000 auctions over 2,000 people: person 0 sells about its share, not a sixth of them.
+    int busiest = perSeller.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+    assertTrue(busiest < 0.01 * auctions, "busiest seller sold " + busiest + " of " + auctions);
+  }
 }

@@ -2,7 +2,9 @@ package io.ds2.workloads.nexmark;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ds2.workloads.KeyedOracle;
 import io.ds2.workloads.nexmark.NexmarkQuery.Query;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -38,5 +40,23 @@ class NexmarkQueryTest {
     // Q11 at load 27.5 (1,833.3/s x 15 ms): 28 would do with an even spread, but at 28 to 31 some
     // subtask owns 5 of the 128 key groups (27.5 x 5 / 128 = 1.07 instances); at 32 each owns 4.
     assertEquals(32, new NexmarkQuery(Query.Q11, 1_833.3, 15, 8).oracle(1).get("Q11 Sessions"));
+  }
+
+  @Test
+  void aJoinOnAThousandLiveSellersNeedsMoreThanAnEvenSpread() {
+    // Q3 at load 19.5 (216.7/s x 90 ms): even key groups would need 22 (at 20 and 21 some subtask
+    // owns 7 of 128 groups); counted from the generator's events, about a thousand live sellers
+    // leave some subtask with a third more than its share until 24.
+    NexmarkQuery q3 = new NexmarkQuery(Query.Q3, 216.7, 90, 8);
+    double[] even = new double[128];
+    java.util.Arrays.fill(even, 1.0 / 128);
+    assertEquals(22, KeyedOracle.smallestKeepingUp(19.503, 0, even, 128));
+    assertEquals(24, q3.oracle(1).get("Q3 Join"));
+    double rate = q3.baseRate();
+    double[] counted = q3.keyGroupShares(128, (long) (40 * rate), (long) (100 * rate));
+    assertEquals(1, java.util.Arrays.stream(counted).sum(), 1e-9);
+    assertTrue(java.util.Arrays.stream(counted).max().orElse(0) > 1.3 / 128);
+    // The same minute asked for twice is counted once and answers alike.
+    assertEquals(q3.oracle(1), q3.oracle(1, 40 * rate, 100 * rate));
   }
 }

@@ -1,0 +1,29 @@
+package io.ds2.experiments.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.ds2.experiments.bench.Scenario.Phase;
+import io.ds2.workloads.SampleJobs;
+import io.ds2.workloads.Workload;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ScenarioTest {
+  @Test
+  void eventsFollowTheScheduleThroughStepsAndRamps() {
+    Workload job = SampleJobs.ordersAndPayments();
+    double b = job.baseRate();
+    Scenario s =
+        new Scenario(
+            "t",
+            "x1, then x2 reached over 10 s from 10 s",
+            job,
+            List.of(new Phase(0, 1), new Phase(10, 2, 10)),
+            Duration.ofSeconds(40));
+    assertEquals(10 * b, s.eventsBy(10), 1e-6);
+    assertEquals(16.25 * b, s.eventsBy(15), 1e-6); // 1 -> 1.5 over 5 s: 6.25 more
+    assertEquals(25 * b, s.eventsBy(20), 1e-6);
+    assertEquals(45 * b, s.eventsBy(30), 1e-6);
+  }
+}
