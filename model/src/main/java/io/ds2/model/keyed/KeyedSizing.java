@@ -8,7 +8,8 @@ import java.util.function.IntToDoubleFunction;
  * The smallest parallelism at which the busiest subtask of a keyed vertex keeps up, under Flink's
  * key-group assignment and an estimated spread of the input over key groups. DS2's equation gives a
  * lower bound (the input spread evenly); from it upward each candidate is checked by summing the
- * load of every subtask's key-group range (prefix sums: O(p) per candidate). Feasibility is not
+ * load of every subtask's key-group range (sums per cell: O(p log cells) per candidate, whatever
+ * the max parallelism; a scan of the key groups only when one may be hot). Feasibility is not
  * monotonic in p (ranges shift), so candidates are tried in order, never bisected.
  *
  * <p>A subtask keeps up if its predicted load plus one standard deviation of what is not known (the
