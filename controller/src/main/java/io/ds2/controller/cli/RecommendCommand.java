@@ -13,6 +13,7 @@ import io.ds2.model.estimate.Ds2Model;
 import io.ds2.model.estimate.Estimate;
 import io.ds2.model.options.Ds2Options;
 import io.ds2.model.options.Durations;
+import io.ds2.model.options.InvalidOptionException;
 import io.ds2.model.window.ObservationWindow;
 import java.time.Clock;
 import java.time.Duration;
@@ -90,7 +91,13 @@ final class RecommendCommand implements Callable<Integer>, ScalingFlags.Taker {
     try {
       return Durations.parse(text);
     } catch (IllegalArgumentException e) {
-      throw new UsageException("invalid value '" + text + "' for " + flag + ": " + e.getMessage());
+      throw new UsageException(
+          "invalid value '"
+              + InvalidOptionException.printable(text)
+              + "' for "
+              + flag
+              + ": "
+              + e.getMessage());
     }
   }
 }

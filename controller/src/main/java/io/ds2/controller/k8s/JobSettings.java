@@ -53,7 +53,11 @@ public record JobSettings(Mode mode, Ds2Options options, URI restUrl) {
           case "advisor" -> Mode.ADVISOR;
           default ->
               throw new Invalid(
-                  "annotation " + AUTOSCALING + ": '" + mode + "' is not 'enabled' or 'advisor'");
+                  "annotation "
+                      + AUTOSCALING
+                      + ": '"
+                      + InvalidOptionException.printable(mode)
+                      + "' is not 'enabled' or 'advisor'");
         };
     Map<String, String> overrides = new HashMap<>();
     for (OptionSpec s : Ds2Options.SPECS) {
@@ -82,7 +86,12 @@ public record JobSettings(Mode mode, Ds2Options options, URI restUrl) {
       } catch (IllegalArgumentException e) {
         // reported below
       }
-      throw new Invalid("annotation " + REST_URL + ": '" + given + "' is not an http(s) URL");
+      throw new Invalid(
+          "annotation "
+              + REST_URL
+              + ": '"
+              + InvalidOptionException.printable(given)
+              + "' is not an http(s) URL");
     }
     String ns = r.getMetadata().getNamespace();
     // A session job runs on its session cluster's FlinkDeployment.

@@ -47,7 +47,10 @@ class AnnotationFuzzTest {
             "http://flink:8081",
             "0",
             "2147483648",
-            "none"));
+            "none",
+            "30s\nwindow: 1s",
+            "advisor\r\n",
+            "\u2028"));
   }
 
   @Property(tries = 300)

@@ -53,6 +53,16 @@ class Ds2OptionsTest {
   }
 
   @Test
+  void aBadValueCannotBreakTheLineItIsReportedOn() {
+    InvalidOptionException e =
+        assertThrows(
+            InvalidOptionException.class,
+            () -> Ds2Options.fromMap(Map.of("window", "30s\nwindow: 1s\u2028\u0000")));
+    assertEquals(
+        "invalid value '30s\\nwindow: 1s\\u2028\\u0000' for window: " + e.rule(), e.getMessage());
+  }
+
+  @Test
   void durationsRoundTrip() {
     for (String s : new String[] {"500ms", "30s", "5m", "2h"}) {
       assertEquals(s, Durations.format(Durations.parse(s)));
