@@ -35,6 +35,7 @@ final class ResultsPage {
         bin/ds2-bench soak --jobs 200 --minutes 10 --out experiments/results/soak-benchmark.json
         bin/ds2-bench replay --out experiments/results/replay-benchmark.json
         DS2_BENCH_JAVA_OPTS=-Xmx24m bin/ds2-bench replay --hours 1,24 --out experiments/results/replay-benchmark-xmx24m.json
+        bin/ds2-bench rescore                       # every stored run against the current oracles
         bin/ds2-bench results > experiments/RESULTS.md
         ```
 
