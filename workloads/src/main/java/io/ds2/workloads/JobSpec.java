@@ -1,5 +1,7 @@
 package io.ds2.workloads;
 
+import io.ds2.workloads.kafka.KafkaInput;
+import io.ds2.workloads.kafka.SequenceRecords;
 import io.ds2.workloads.source.RateSchedule;
 import io.ds2.workloads.source.RateSource;
 import java.util.ArrayList;
@@ -7,8 +9,12 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
@@ -17,11 +23,29 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * given; sources are named {@code Source: <name>} by Flink.
  */
 public record JobSpec(
-    String name, List<SourceSpec> sources, List<OperatorSpec> operators, String rateControl)
+    String name,
+    List<SourceSpec> sources,
+    List<OperatorSpec> operators,
+    String rateControl,
+    Optional<KafkaInput> kafka)
     implements Workload {
 
   public JobSpec(String name, List<SourceSpec> sources, List<OperatorSpec> operators) {
-    this(name, sources, operators, "");
+    this(name, sources, operators, "", Optional.empty());
+  }
+
+  public JobSpec(
+      String name, List<SourceSpec> sources, List<OperatorSpec> operators, String rateControl) {
+    this(name, sources, operators, rateControl, Optional.empty());
+  }
+
+  /**
+   * The same job reading each source's records from its Kafka topic ({@link KafkaInput#topicOf}),
+   * with checkpoints: a {@link io.ds2.workloads.kafka.KafkaRateProducer} writes the source's
+   * schedule there.
+   */
+  public JobSpec withKafka(KafkaInput input) {
+    return new JobSpec(name, sources, operators, rateControl, Optional.of(input));
   }
 
   /**
@@ -30,7 +54,7 @@ public record JobSpec(
    */
   @Override
   public JobSpec withRateControl(String key) {
-    return new JobSpec(name, sources, operators, key);
+    return new JobSpec(name, sources, operators, key, kafka);
   }
 
   /**
@@ -86,15 +110,17 @@ public record JobSpec(
   @Override
   public void build(StreamExecutionEnvironment env) {
     Map<String, DataStream<Long>> streams = new HashMap<>();
+    kafka.ifPresent(k -> env.enableCheckpointing(k.checkpointInterval().toMillis()));
     for (SourceSpec s : sources) {
-      streams.put(
-          s.name(),
-          env.fromSource(
+      DataStreamSource<Long> records =
+          kafka.isPresent()
+              ? env.fromSource(
+                  kafkaSource(kafka.get(), s), WatermarkStrategy.noWatermarks(), s.name())
+              : env.fromSource(
                   new RateSource(s.schedule(), rateControl),
                   WatermarkStrategy.noWatermarks(),
-                  s.name())
-              .uid("source-" + s.name())
-              .setParallelism(s.parallelism()));
+                  s.name());
+      streams.put(s.name(), records.uid("source-" + s.name()).setParallelism(s.parallelism()));
     }
     for (OperatorSpec op : operators) {
       DataStream<Long> in = streams.get(op.inputs().get(0));
@@ -111,6 +137,18 @@ public record JobSpec(
               .disableChaining();
       streams.put(op.name(), out);
     }
+  }
+
+  // From the earliest offset on the first start; a restart resumes from the checkpoint.
+  private KafkaSource<Long> kafkaSource(KafkaInput k, SourceSpec s) {
+    return KafkaSource.<Long>builder()
+        .setBootstrapServers(k.bootstrapServers())
+        .setTopics(KafkaInput.topicOf(name, s.name()))
+        .setGroupId(KafkaInput.topicOf(name, s.name()))
+        .setStartingOffsets(OffsetsInitializer.earliest())
+        .setValueOnlyDeserializer(new SequenceRecords.Deserializer())
+        .setProperties(k.consumerProperties())
+        .build();
   }
 
   /** The oracle at the sources' initial rates. */
@@ -184,6 +222,6 @@ public record JobSpec(
               op.alpha(),
               op.keys()));
     }
-    return new JobSpec(name, sources, ops, rateControl);
+    return new JobSpec(name, sources, ops, rateControl, kafka);
   }
 }

@@ -13,9 +13,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
 
 /**
  * A single-node Apache Kafka broker (KRaft: broker and controller in one process) in its own JVM,
@@ -77,7 +81,7 @@ public final class KafkaBroker implements AutoCloseable {
       if (!format.waitFor(60, TimeUnit.SECONDS) || format.exitValue() != 0) {
         format.destroyForcibly();
         throw new IllegalStateException(
-            "formatting the Kafka broker's storage failed; see " + dir.resolve("format.log"));
+            "formatting the Kafka broker's storage failed: " + lastLine(dir.resolve("format.log")));
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -92,6 +96,17 @@ public final class KafkaBroker implements AutoCloseable {
     Runtime.getRuntime().addShutdownHook(new Thread(broker::destroyForcibly));
     b.awaitListening(log);
     return b;
+  }
+
+  /** Creates {@code topic} with {@code partitions} partitions; returns once it exists. */
+  public void createTopic(String topic, int partitions) throws Exception {
+    try (Admin admin =
+        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()))) {
+      admin
+          .createTopics(List.of(new NewTopic(topic, partitions, (short) 1)))
+          .all()
+          .get(60, TimeUnit.SECONDS);
+    }
   }
 
   /** {@code host:port} for {@code bootstrap.servers}. */
@@ -125,7 +140,7 @@ public final class KafkaBroker implements AutoCloseable {
     while (Instant.now().isBefore(deadline)) {
       if (!process.isAlive()) {
         throw new IllegalStateException(
-            "the Kafka broker exited with " + process.exitValue() + " at start; see " + log);
+            "the Kafka broker exited with " + process.exitValue() + " at start: " + lastLine(log));
       }
       try (Socket s = new Socket()) {
         s.connect(new InetSocketAddress("127.0.0.1", port), 200);
@@ -143,6 +158,22 @@ public final class KafkaBroker implements AutoCloseable {
     close();
     throw new IllegalStateException(
         "the Kafka broker did not listen within " + START_TIMEOUT.toSeconds() + " s; see " + log);
+  }
+
+  // What a failed broker command said: its first error line, else its last line (its log is in
+  // a directory a test may delete).
+  private static String lastLine(Path log) {
+    try {
+      List<String> lines = Files.readAllLines(log).stream().filter(l -> !l.isBlank()).toList();
+      String said =
+          lines.stream()
+              .filter(l -> l.contains("Exception") || l.contains("Error") || l.contains("ERROR"))
+              .findFirst()
+              .orElse(lines.isEmpty() ? "(no output)" : lines.get(lines.size() - 1));
+      return said.strip() + " (" + log + ")";
+    } catch (IOException e) {
+      return "(no log: " + e.getMessage() + ")";
+    }
   }
 
   private static String config(Path data, int port, int controllerPort, int partitions) {
@@ -186,11 +217,17 @@ public final class KafkaBroker implements AutoCloseable {
     return List.of(java, heap, "-XX:+UseSerialGC", "-cp", classpath);
   }
 
-  // A KRaft cluster id: 16 random bytes, base64url without padding (as Kafka's Uuid prints).
-  private static String clusterId() {
+  // A KRaft cluster id: 16 random bytes, base64url without padding (as Kafka's Uuid prints), and,
+  // as Kafka's own, never starting with '-' (the format tool would take it for an option).
+  static String clusterId() {
+    SecureRandom random = new SecureRandom();
     byte[] id = new byte[16];
-    new SecureRandom().nextBytes(id);
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(id);
+    String text;
+    do {
+      random.nextBytes(id);
+      text = Base64.getUrlEncoder().withoutPadding().encodeToString(id);
+    } while (text.startsWith("-"));
+    return text;
   }
 
   private static int freePort() throws IOException {

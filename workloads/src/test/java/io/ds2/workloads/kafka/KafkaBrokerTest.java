@@ -75,4 +75,13 @@ class KafkaBrokerTest {
       assertFalse(broker.isRunning());
     }
   }
+
+  @Test
+  void aClusterIdIsNeverTakenForAnOption() {
+    for (int i = 0; i < 2_000; i++) { // about one in 64 random ids would start with '-'
+      String id = KafkaBroker.clusterId();
+      assertEquals(22, id.length());
+      assertFalse(id.startsWith("-"), id);
+    }
+  }
 }

@@ -1,0 +1,83 @@
+package io.ds2.workloads.kafka;
+
+import io.ds2.workloads.source.RateSchedule;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * Writes a rate schedule to a topic on a wall-clock schedule, as the outside world would: record n
+ * of {@code bytes} bytes is sent once the schedule has n records due, to partition n mod
+ * partitions, whether or not anyone reads them. A job that cannot keep up leaves them in the topic:
+ * its consumer lag grows.
+ */
+public final class KafkaRateProducer implements AutoCloseable {
+  private static final long MAX_WAIT_MS = 5;
+
+  private final KafkaProducer<byte[], byte[]> producer;
+  private final Thread thread;
+  private final AtomicLong sent = new AtomicLong();
+  private volatile boolean running = true;
+
+  private KafkaRateProducer(
+      String bootstrapServers, String topic, int partitions, RateSchedule schedule, int bytes) {
+    producer =
+        new KafkaProducer<>(
+            Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers,
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class.getName(),
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class.getName(),
+                ProducerConfig.LINGER_MS_CONFIG,
+                "5",
+                ProducerConfig.ACKS_CONFIG,
+                "1"));
+    thread =
+        new Thread(() -> run(topic, partitions, schedule, bytes), "kafka-rate-producer-" + topic);
+    thread.setDaemon(true);
+  }
+
+  /** Starts writing {@code schedule} (records/s from now) to {@code topic}. */
+  public static KafkaRateProducer start(
+      String bootstrapServers, String topic, int partitions, RateSchedule schedule, int bytes) {
+    KafkaRateProducer p =
+        new KafkaRateProducer(bootstrapServers, topic, partitions, schedule, bytes);
+    p.thread.start();
+    return p;
+  }
+
+  /** Records handed to the producer so far. */
+  public long sent() {
+    return sent.get();
+  }
+
+  private void run(String topic, int partitions, RateSchedule schedule, int bytes) {
+    long start = System.nanoTime();
+    try {
+      while (running) {
+        double seconds = (System.nanoTime() - start) / 1e9;
+        long due = (long) schedule.integral(0, seconds);
+        for (long n = sent.get(); n < due && running; n = sent.incrementAndGet()) {
+          producer.send(
+              new ProducerRecord<>(
+                  topic, (int) (n % partitions), null, SequenceRecords.record(n, bytes)));
+        }
+        Thread.sleep(MAX_WAIT_MS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    running = false;
+    thread.join(10_000);
+    producer.close();
+  }
+}
