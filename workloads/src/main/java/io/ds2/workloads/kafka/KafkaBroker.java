@@ -40,11 +40,15 @@ public final class KafkaBroker implements AutoCloseable {
   private final Process process;
   private final int port;
   private final Path dir;
+  // Stops the broker if the JVM exits without closing it (a test killed by a timeout).
+  private final Thread stopOnExit;
 
   private KafkaBroker(Process process, int port, Path dir) {
     this.process = process;
     this.port = port;
     this.dir = dir;
+    this.stopOnExit = new Thread(process::destroyForcibly, "kafka-broker-stop");
+    Runtime.getRuntime().addShutdownHook(stopOnExit);
   }
 
   /**
@@ -93,7 +97,6 @@ public final class KafkaBroker implements AutoCloseable {
             .redirectOutput(log.toFile())
             .start();
     KafkaBroker b = new KafkaBroker(broker, port, dir);
-    Runtime.getRuntime().addShutdownHook(new Thread(broker::destroyForcibly));
     b.awaitListening(log);
     return b;
   }
@@ -124,6 +127,11 @@ public final class KafkaBroker implements AutoCloseable {
 
   @Override
   public void close() {
+    try {
+      Runtime.getRuntime().removeShutdownHook(stopOnExit);
+    } catch (IllegalStateException exiting) {
+      // the JVM is exiting: the hook runs anyway
+    }
     process.destroy();
     try {
       if (!process.waitFor(30, TimeUnit.SECONDS)) {
