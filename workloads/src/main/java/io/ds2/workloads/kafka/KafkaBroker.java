@@ -39,14 +39,12 @@ public final class KafkaBroker implements AutoCloseable {
 
   private final Process process;
   private final int port;
-  private final Path dir;
   // Stops the broker if the JVM exits without closing it (a test killed by a timeout).
   private final Thread stopOnExit;
 
-  private KafkaBroker(Process process, int port, Path dir) {
+  private KafkaBroker(Process process, int port) {
     this.process = process;
     this.port = port;
-    this.dir = dir;
     this.stopOnExit = new Thread(process::destroyForcibly, "kafka-broker-stop");
     Runtime.getRuntime().addShutdownHook(stopOnExit);
   }
@@ -96,7 +94,7 @@ public final class KafkaBroker implements AutoCloseable {
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
             .start();
-    KafkaBroker b = new KafkaBroker(broker, port, dir);
+    KafkaBroker b = new KafkaBroker(broker, port);
     b.awaitListening(log);
     return b;
   }
@@ -115,10 +113,6 @@ public final class KafkaBroker implements AutoCloseable {
   /** {@code host:port} for {@code bootstrap.servers}. */
   public String bootstrapServers() {
     return "127.0.0.1:" + port;
-  }
-
-  public Path directory() {
-    return dir;
   }
 
   public boolean isRunning() {

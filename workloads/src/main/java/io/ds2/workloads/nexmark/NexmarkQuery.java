@@ -182,10 +182,6 @@ public record NexmarkQuery(
     return query == Query.Q3 || query == Query.Q5 || query == Query.Q8 || query == Query.Q11;
   }
 
-  private boolean keyedOnBids() {
-    return query == Query.Q5 || query == Query.Q11;
-  }
-
   @Override
   public void build(StreamExecutionEnvironment env) {
     NexmarkGenerator generator = new NexmarkGenerator(hotShare, SEED);
