@@ -45,11 +45,11 @@ public final class KeyedEstimate {
     boolean[] seen = new boolean[p];
     for (SubtaskSample s : subtasks) {
       int i = s.subtask();
-      if (i < 0 || i >= p || seen[i] || s.get(Counter.RECORDS_IN).isEmpty()) {
+      if (i < 0 || i >= p || seen[i] || !s.has(Counter.RECORDS_IN)) {
         return Optional.empty();
       }
       seen[i] = true;
-      rates[i] = s.get(Counter.RECORDS_IN).getAsDouble() / obs.seconds();
+      rates[i] = s.value(Counter.RECORDS_IN) / obs.seconds();
       busy[i] = busyRatio(s);
     }
     double busyMs = obs.busyTimeMs().orElse(0);
@@ -189,11 +189,15 @@ public final class KeyedEstimate {
   }
 
   private static double busyRatio(SubtaskSample s) {
-    double busy = s.get(Counter.BUSY_TIME_MS).orElse(0);
+    double busy = valueOrZero(s, Counter.BUSY_TIME_MS);
     double time =
         busy
-            + s.get(Counter.IDLE_TIME_MS).orElse(0)
-            + s.get(Counter.BACK_PRESSURED_TIME_MS).orElse(0);
+            + valueOrZero(s, Counter.IDLE_TIME_MS)
+            + valueOrZero(s, Counter.BACK_PRESSURED_TIME_MS);
     return time <= 0 ? 0 : busy / time;
+  }
+
+  private static double valueOrZero(SubtaskSample s, Counter c) {
+    return s.has(c) ? s.value(c) : 0;
   }
 }

@@ -22,6 +22,8 @@ public final class JobGraph {
   private final List<Edge> edges;
   private final Map<String, List<Edge>> inputs;
   private final Map<String, List<Edge>> outputs;
+  // by topological position: the positions of the vertex's inputs, in inputsOf's order
+  private final int[][] inputPositions;
 
   private JobGraph(
       List<Vertex> topologicalOrder,
@@ -34,6 +36,18 @@ public final class JobGraph {
     this.edges = edges;
     this.inputs = inputs;
     this.outputs = outputs;
+    Map<String, Integer> position = new HashMap<>();
+    for (int i = 0; i < topologicalOrder.size(); i++) {
+      position.put(topologicalOrder.get(i).id(), i);
+    }
+    this.inputPositions = new int[topologicalOrder.size()][];
+    for (int i = 0; i < topologicalOrder.size(); i++) {
+      List<Edge> in = inputs.get(topologicalOrder.get(i).id());
+      inputPositions[i] = new int[in.size()];
+      for (int k = 0; k < in.size(); k++) {
+        inputPositions[i][k] = position.get(in.get(k).from());
+      }
+    }
   }
 
   /**
@@ -122,6 +136,14 @@ public final class JobGraph {
 
   public List<Edge> inputsOf(String vertexId) {
     return require(inputs, vertexId);
+  }
+
+  /**
+   * The topological position of input {@code k} (in {@link #inputsOf} order) of the vertex at
+   * {@code position}: lets a pass over the graph keep per-vertex values in arrays, not maps.
+   */
+  public int inputPosition(int position, int k) {
+    return inputPositions[position][k];
   }
 
   public List<Edge> outputsOf(String vertexId) {

@@ -22,8 +22,15 @@ final class EfficiencyModel {
     }
     LinkedHashMap<Integer, Double> points =
         costs.computeIfAbsent(v.vertexId(), k -> new LinkedHashMap<>());
-    points.remove(v.currentParallelism()); // re-insert as the most recent
-    points.put(v.currentParallelism(), 1 / v.trueProcessingRatePerInstance().getAsDouble());
+    Integer p = v.currentParallelism();
+    Double cost = 1 / v.trueProcessingRatePerInstance().getAsDouble();
+    // Most windows see the parallelism seen last: updating in place keeps it the most recent.
+    if (points.size() == 1 && points.containsKey(p)) {
+      points.put(p, cost);
+      return;
+    }
+    points.remove(p); // re-insert as the most recent
+    points.put(p, cost);
     if (points.size() > MAX_POINTS_PER_VERTEX) {
       points.remove(points.keySet().iterator().next());
     }

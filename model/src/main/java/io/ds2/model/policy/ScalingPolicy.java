@@ -105,14 +105,16 @@ public final class ScalingPolicy implements DecisionPolicy {
           shift.get() + " during the window; deciding on the next window");
     }
     heldForShift = false;
-    Map<String, Integer> window = new LinkedHashMap<>();
+    // Sized for every vertex: growing maps of 1,000 ids rehashes them seven times.
+    int capacity = 2 * proposals.size();
+    Map<String, Integer> window = new HashMap<>(capacity);
     proposals.forEach(p -> window.put(p.estimate().vertexId(), p.proposed()));
     recent.addLast(window);
     while (recent.size() > options.activation()) {
       recent.removeFirst();
     }
     Map<String, List<Reason>> extra = new HashMap<>();
-    Map<String, Integer> targets = new LinkedHashMap<>();
+    Map<String, Integer> targets = new LinkedHashMap<>(capacity);
     for (Proposal p : proposals) {
       targets.put(p.estimate().vertexId(), target(p, now, extra));
     }
@@ -159,7 +161,6 @@ public final class ScalingPolicy implements DecisionPolicy {
   private int target(Proposal p, Instant now, Map<String, List<Reason>> extra) {
     String id = p.estimate().vertexId();
     int current = p.estimate().currentParallelism();
-    List<Integer> history = new ArrayList<>(recent.size());
     boolean allUp = true;
     boolean allDown = true;
     boolean anyChange = false;
@@ -167,7 +168,6 @@ public final class ScalingPolicy implements DecisionPolicy {
     int highest = Integer.MIN_VALUE;
     for (Map<String, Integer> w : recent) {
       int h = w.get(id);
-      history.add(h);
       allUp &= h > current;
       allDown &= h < current;
       anyChange |= h != current;
@@ -190,11 +190,11 @@ public final class ScalingPolicy implements DecisionPolicy {
       return lowest;
     }
     if (allDown) {
-      ScaleDown down =
-          pendingScaleDowns.merge(
-              id,
-              new ScaleDown(now, highest),
-              (old, fresh) -> new ScaleDown(old.since(), Math.max(old.highest(), fresh.highest())));
+      ScaleDown down = pendingScaleDowns.get(id);
+      if (down == null || highest > down.highest()) {
+        down = new ScaleDown(down == null ? now : down.since(), highest);
+        pendingScaleDowns.put(id, down);
+      }
       Instant due = down.since().plus(options.scaleDownDelay());
       if (now.isBefore(due)) {
         extra.computeIfAbsent(id, k -> new ArrayList<>()).add(delayNote(id, down, due));
@@ -207,7 +207,10 @@ public final class ScalingPolicy implements DecisionPolicy {
           extra,
           id,
           ReasonCode.DIRECTION_UNSTABLE,
-          "the last " + recent.size() + " windows disagree on the direction: " + history);
+          "the last "
+              + recent.size()
+              + " windows disagree on the direction: "
+              + recent.stream().map(w -> w.get(id)).toList());
     }
     return current;
   }
@@ -263,7 +266,7 @@ public final class ScalingPolicy implements DecisionPolicy {
       Map<String, List<Reason>> extra,
       ReasonCode code,
       String message) {
-    Map<String, Integer> current = new LinkedHashMap<>();
+    Map<String, Integer> current = new LinkedHashMap<>(2 * proposals.size());
     proposals.forEach(p -> current.put(p.estimate().vertexId(), p.estimate().currentParallelism()));
     return new Decision(
         now,
@@ -277,8 +280,12 @@ public final class ScalingPolicy implements DecisionPolicy {
     List<VertexDecision> result = new ArrayList<>();
     for (Proposal p : proposals) {
       String id = p.estimate().vertexId();
-      List<Reason> reasons = new ArrayList<>(p.reasons());
-      reasons.addAll(extra.getOrDefault(id, List.of()));
+      List<Reason> more = extra.get(id);
+      List<Reason> reasons = p.reasons();
+      if (more != null) {
+        reasons = new ArrayList<>(reasons);
+        reasons.addAll(more);
+      }
       result.add(
           new VertexDecision(
               id,

@@ -39,12 +39,17 @@ final class TaskClock {
     }
     double[] perSubtask = new double[n];
     for (int i = 0; i < n; i++) {
-      OptionalDouble ta = VertexWindow.total(a.subtasks().get(i));
-      OptionalDouble tb = VertexWindow.total(b.subtasks().get(i));
-      if (ta.isEmpty() || tb.isEmpty() || tb.getAsDouble() < ta.getAsDouble()) {
+      SubtaskSample sa = a.subtasks().get(i);
+      SubtaskSample sb = b.subtasks().get(i);
+      if (!VertexWindow.hasTotal(sa) || !VertexWindow.hasTotal(sb)) {
         return OptionalDouble.empty();
       }
-      perSubtask[i] = (tb.getAsDouble() - ta.getAsDouble()) / 1000.0;
+      double ta = VertexWindow.totalMs(sa);
+      double tb = VertexWindow.totalMs(sb);
+      if (tb < ta) {
+        return OptionalDouble.empty();
+      }
+      perSubtask[i] = (tb - ta) / 1000.0;
     }
     Arrays.sort(perSubtask);
     return OptionalDouble.of(

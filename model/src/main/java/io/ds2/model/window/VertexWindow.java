@@ -128,10 +128,12 @@ final class VertexWindow {
       List<SubtaskSample> before = readings.get(k - 1).values().subtasks();
       List<SubtaskSample> after = readings.get(k).values().subtasks();
       for (int i = 0; i < before.size(); i++) {
+        SubtaskSample x = before.get(i);
+        SubtaskSample y = after.get(i);
+        int both = x.presentMask() & y.presentMask();
         for (Counter c : MONOTONIC) {
-          OptionalDouble x = before.get(i).get(c);
-          OptionalDouble y = after.get(i).get(c);
-          if (x.isPresent() && y.isPresent() && y.getAsDouble() < x.getAsDouble()) {
+          int o = c.ordinal();
+          if ((both & (1 << o)) != 0 && y.raw(o) < x.raw(o)) {
             return Optional.of(
                 new WindowResult.NotReady(
                     WindowProblem.COUNTER_DECREASED,
@@ -142,8 +144,8 @@ final class VertexWindow {
                         c.flinkName(),
                         v.name(),
                         i,
-                        x.getAsDouble(),
-                        y.getAsDouble(),
+                        x.raw(o),
+                        y.raw(o),
                         readings.get(k).poll().time())));
           }
         }
@@ -155,38 +157,46 @@ final class VertexWindow {
   private static SubtaskSample subtaskDelta(int i, List<Reading> readings, double vertexSeconds) {
     SubtaskSample a = readings.get(0).values().subtasks().get(i);
     SubtaskSample b = readings.get(readings.size() - 1).values().subtasks().get(i);
-    OptionalDouble elapsedMs = delta(total(a), total(b));
-    double limitMs =
-        elapsedMs.isPresent() && elapsedMs.getAsDouble() > 0
-            ? elapsedMs.getAsDouble()
-            : vertexSeconds * 1000;
+    // A delta is known where both ends are; busy time is then refined below.
+    int present = a.presentMask() & b.presentMask();
+    double elapsedMs = hasTotal(a) && hasTotal(b) ? totalMs(b) - totalMs(a) : 0;
+    double limitMs = elapsedMs > 0 ? elapsedMs : vertexSeconds * 1000;
+    double busy = 0;
+    int busyBit = 1 << Counter.BUSY_TIME_MS.ordinal();
+    if ((present & busyBit) != 0) {
+      busy = busy(i, readings, limitMs, present);
+    }
     return new SubtaskSample(
         a.subtask(),
-        delta(a.recordsIn(), b.recordsIn()),
-        delta(a.recordsOut(), b.recordsOut()),
-        busy(i, readings, limitMs),
-        delta(a.idleTimeMs(), b.idleTimeMs()),
-        delta(a.backPressuredTimeMs(), b.backPressuredTimeMs()));
+        deltaOf(a, b, Counter.RECORDS_IN, present),
+        deltaOf(a, b, Counter.RECORDS_OUT, present),
+        busy,
+        deltaOf(a, b, Counter.IDLE_TIME_MS, present),
+        deltaOf(a, b, Counter.BACK_PRESSURED_TIME_MS, present),
+        present);
   }
 
-  /** Busy time of subtask {@code i} over the window (see the class comment). */
-  private static OptionalDouble busy(int i, List<Reading> readings, double limitMs) {
+  private static double deltaOf(SubtaskSample a, SubtaskSample b, Counter c, int present) {
+    int o = c.ordinal();
+    return (present & (1 << o)) != 0 ? b.raw(o) - a.raw(o) : 0;
+  }
+
+  /**
+   * Busy time of subtask {@code i} over the window (see the class comment); both ends report busy
+   * time.
+   */
+  private static double busy(int i, List<Reading> readings, double limitMs, int present) {
     SubtaskSample a = readings.get(0).values().subtasks().get(i);
     SubtaskSample b = readings.get(readings.size() - 1).values().subtasks().get(i);
-    OptionalDouble ends = delta(a.busyTimeMs(), b.busyTimeMs());
-    if (ends.isEmpty()) {
-      return ends;
-    }
-    double busy = ends.getAsDouble();
-    OptionalDouble records = delta(a.recordsIn(), b.recordsIn());
+    double busy = deltaOf(a, b, Counter.BUSY_TIME_MS, present);
     // Two readings cannot beat their own ends; most windows of a 10 s store have three or four.
-    if (readings.size() >= MIN_FIT_READINGS && records.isPresent()) {
+    if (readings.size() >= MIN_FIT_READINGS && (present & 1 << Counter.RECORDS_IN.ordinal()) != 0) {
       OptionalDouble perRecord = busyPerRecord(i, readings);
       if (perRecord.isPresent()) {
-        busy = perRecord.getAsDouble() * records.getAsDouble();
+        busy = perRecord.getAsDouble() * deltaOf(a, b, Counter.RECORDS_IN, present);
       }
     }
-    return OptionalDouble.of(Math.max(0, Math.min(limitMs, busy)));
+    return Math.max(0, Math.min(limitMs, busy));
   }
 
   /**
@@ -198,9 +208,9 @@ final class VertexWindow {
     Set<Double> distinct = new HashSet<>();
     for (Reading r : readings) {
       SubtaskSample s = r.values().subtasks().get(i);
-      if (s.recordsIn().isPresent() && s.busyTimeMs().isPresent()) {
-        fit.addData(s.recordsIn().getAsDouble(), s.busyTimeMs().getAsDouble());
-        distinct.add(s.recordsIn().getAsDouble());
+      if (s.has(Counter.RECORDS_IN) && s.has(Counter.BUSY_TIME_MS)) {
+        fit.addData(s.value(Counter.RECORDS_IN), s.value(Counter.BUSY_TIME_MS));
+        distinct.add(s.value(Counter.RECORDS_IN));
       }
     }
     return distinct.size() >= MIN_FIT_READINGS && fit.getSlope() > 0
@@ -208,21 +218,21 @@ final class VertexWindow {
         : OptionalDouble.empty();
   }
 
-  private static OptionalDouble delta(OptionalDouble from, OptionalDouble to) {
-    return from.isPresent() && to.isPresent()
-        ? OptionalDouble.of(to.getAsDouble() - from.getAsDouble())
-        : OptionalDouble.empty();
+  private static final int TIME_BITS =
+      1 << Counter.BUSY_TIME_MS.ordinal()
+          | 1 << Counter.IDLE_TIME_MS.ordinal()
+          | 1 << Counter.BACK_PRESSURED_TIME_MS.ordinal();
+
+  /** Whether busy, idle and back-pressured time are all reported: the task's clock is known. */
+  static boolean hasTotal(SubtaskSample s) {
+    return (s.presentMask() & TIME_BITS) == TIME_BITS;
   }
 
   /** Busy + idle + back-pressured time: the task's elapsed time as Flink read it. */
-  static OptionalDouble total(SubtaskSample s) {
-    if (s.busyTimeMs().isEmpty() || s.idleTimeMs().isEmpty() || s.backPressuredTimeMs().isEmpty()) {
-      return OptionalDouble.empty();
-    }
-    return OptionalDouble.of(
-        s.busyTimeMs().getAsDouble()
-            + s.idleTimeMs().getAsDouble()
-            + s.backPressuredTimeMs().getAsDouble());
+  static double totalMs(SubtaskSample s) {
+    return s.raw(Counter.BUSY_TIME_MS.ordinal())
+        + s.raw(Counter.IDLE_TIME_MS.ordinal())
+        + s.raw(Counter.BACK_PRESSURED_TIME_MS.ordinal());
   }
 
   static double pollSeconds(JobSample from, JobSample to) {
@@ -230,13 +240,14 @@ final class VertexWindow {
   }
 
   static OptionalDouble sumOf(List<SubtaskSample> subtasks, Counter c) {
+    int o = c.ordinal();
     double total = 0;
     for (int i = 0; i < subtasks.size(); i++) {
-      OptionalDouble value = subtasks.get(i).get(c);
-      if (value.isEmpty()) {
-        return value;
+      SubtaskSample s = subtasks.get(i);
+      if ((s.presentMask() & (1 << o)) == 0) {
+        return OptionalDouble.empty();
       }
-      total += value.getAsDouble();
+      total += s.raw(o);
     }
     return OptionalDouble.of(total);
   }

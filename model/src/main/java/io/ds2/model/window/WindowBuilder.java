@@ -85,7 +85,8 @@ public final class WindowBuilder {
   }
 
   private WindowResult cut(JobGraph graph, List<JobSample> points) {
-    Map<String, VertexObservation> observations = new LinkedHashMap<>();
+    Map<String, VertexObservation> observations =
+        new LinkedHashMap<>(2 * graph.topologicalOrder().size());
     double shortest = Double.MAX_VALUE;
     WindowResult.NotReady waitFor = null;
     for (Vertex v : graph.topologicalOrder()) {
@@ -179,7 +180,7 @@ public final class WindowBuilder {
   private static WindowResult.NotReady checkRequired(Vertex v, Counter[] required, JobSample s) {
     for (SubtaskSample st : s.vertices().get(v.id()).subtasks()) {
       for (Counter c : required) {
-        if (st.get(c).isEmpty()) {
+        if (!st.has(c)) {
           return notReady(
               WindowProblem.METRIC_MISSING,
               c.flinkName()
