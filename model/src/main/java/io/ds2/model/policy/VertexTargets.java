@@ -82,11 +82,16 @@ final class VertexTargets {
             v.keySpread().get().load(),
             v.keySpread().get().inheritedFrom(),
             input,
-            q -> o.targetUtilization() / curve.get().costAt(q),
+            q -> KeyedEstimate.busiestUtilization(o) / curve.get().costAt(q),
             p,
             o);
     KeyedEstimate.explain(
-        vertex, s, input, q -> o.targetUtilization() / curve.get().costAt(q), o, reasons);
+        vertex,
+        s,
+        input,
+        q -> KeyedEstimate.busiestUtilization(o) / curve.get().costAt(q),
+        o,
+        reasons);
     return s.parallelism();
   }
 
@@ -147,7 +152,8 @@ final class VertexTargets {
         || e.trueProcessingRatePerInstance().isEmpty()) {
       return true;
     }
-    double capacity = e.trueProcessingRatePerInstance().getAsDouble() * o.targetUtilization();
+    double capacity =
+        e.trueProcessingRatePerInstance().getAsDouble() * KeyedEstimate.busiestUtilization(o);
     return KeyedSizing.size(
             e.keySpread().get().load(), e.targetInputRate().getAsDouble(), capacity, p, p)
         .feasible();
