@@ -85,12 +85,17 @@ final class ResultsPage {
         row says, after as many warm-up rounds. Half the operators read a keyed (HASH) input and are
         sized by key-group range. The spread is kept per cell (runs of key groups no observation
         split), not per key group, so 32,768 key groups cost what 128 do. **The 1 ms target at 1,000
-        vertices is not met**: the window and the estimate cost about 1.5 us per vertex each, the
-        decision 0.65 — the
-        window mostly in per-subtask records of optional counters (about a dozen small objects per
-        subtask and window), the estimate and the decision in per-vertex records, maps and reason
-        texts. Before keyed sizing the figure was 1.33 ms (max parallelism 720); the first keyed
-        version took 9.0 ms (257 ms at 32,768 key groups).
+        vertices is not met** (2.8 ms). Per vertex the window costs about 1.2 us, the estimate 1.2
+        and the decision 0.5; allocation profiles show a flat tail (some 2.6 KB per vertex and
+        decision: per-subtask deltas, observation, estimate, proposal and decision records, reason
+        lists, maps by vertex id), no single hot spot left. Steps so far: per-subtask counters as
+        one object with a presence mask instead of six (`SubtaskSample`), the DS2 walk's per-vertex
+        values in arrays by topological position instead of maps by id, maps sized up front, the
+        efficiency model updated in place. On this shared 2-core machine the same build also
+        measured 1.6-1.8 ms in some JVM runs and 2.8-3.0 in others (not explained yet; a small
+        fixed young generation did not make it fast); the table is the figure of the command above.
+        Before keyed sizing the figure was 1.33 ms (max parallelism 720); the first keyed version
+        took 9.0 ms (257 ms at 32,768 key groups), the previous one 3.7 ms.
 
         | vertices | max parallelism | timed | window (median) | estimate | decide | total median | total p99 |
         |---:|---:|---:|---:|---:|---:|---:|---:|
