@@ -6,6 +6,7 @@ import io.ds2.controller.loop.ControlLoop;
 import io.ds2.controller.loop.LoopListener;
 import io.ds2.flink.JobTopology;
 import io.ds2.flink.RescaleOutcome;
+import io.ds2.model.keyed.KeyedHistory;
 import io.ds2.model.policy.Decision;
 import io.ds2.model.policy.ScalingPolicy;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -15,11 +16,16 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.util.Map;
 
-/** Saves the policy's state on the resource after every decision and rescale, if it changed. */
+/**
+ * Saves the policy's state and the keyed vertices' history on the resource after every decision and
+ * rescale, if they changed.
+ */
 final class PolicyStatePersister implements LoopListener {
   private final Resource<GenericKubernetesResource> resource;
   private final ScalingPolicy policy;
   private String saved = "";
+  private String savedKeyed = "";
+  private KeyedHistory keyed = KeyedHistory.empty();
 
   PolicyStatePersister(Resource<GenericKubernetesResource> resource, ScalingPolicy policy) {
     this.resource = resource;
@@ -28,14 +34,18 @@ final class PolicyStatePersister implements LoopListener {
 
   private void save() {
     String now = PolicyStateAnnotation.write(policy.state());
-    if (now.equals(saved)) {
+    String nowKeyed = KeyedHistoryAnnotation.write(keyed);
+    if (now.equals(saved) && nowKeyed.equals(savedKeyed)) {
       return;
     }
     ObjectNode patch = JsonNodeFactory.instance.objectNode();
-    patch.putObject("metadata").putObject("annotations").put(PolicyStateAnnotation.KEY, now);
+    ObjectNode annotations = patch.putObject("metadata").putObject("annotations");
+    annotations.put(PolicyStateAnnotation.KEY, now);
+    annotations.put(KeyedHistoryAnnotation.KEY, nowKeyed);
     try {
       resource.patch(PatchContext.of(PatchType.JSON_MERGE), patch.toString());
       saved = now;
+      savedKeyed = nowKeyed;
     } catch (KubernetesClientException e) {
       // Tried again after the next decision.
     }
@@ -43,6 +53,7 @@ final class PolicyStatePersister implements LoopListener {
 
   @Override
   public void decided(JobTopology t, Decision d, ControlLoop.Mode mode) {
+    keyed = d.estimate().keyedHistory();
     save();
   }
 

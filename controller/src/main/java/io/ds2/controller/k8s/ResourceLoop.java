@@ -121,15 +121,17 @@ final class ResourceLoop implements Runnable {
         LoopListener withState =
             LoopListener.all(listener, new PolicyStatePersister(resource, policy));
         try (LiveRecording recording = startRecording(rest, sampler)) {
-          new ControlLoop(
+          ControlLoop loop =
+              new ControlLoop(
                   recording == null ? sampler : recording.source(),
                   policy,
                   actuator,
                   mode,
                   io.ds2.model.estimate.DemandScenario.measured(),
                   recording == null ? withState : LoopListener.all(withState, recording.listener()),
-                  WindowCollector.Sleeper.SYSTEM)
-              .run(() -> !stopped, Long.MAX_VALUE);
+                  WindowCollector.Sleeper.SYSTEM);
+          restoreKeyedHistory(r, loop);
+          loop.run(() -> !stopped, Long.MAX_VALUE);
         }
       } catch (InterruptedException e) {
         return;
@@ -150,6 +152,22 @@ final class ResourceLoop implements Runnable {
   }
 
   /** A recording of this loop if the operator records, else null. */
+  /**
+   * Continues from the keyed history a previous instance saved; a malformed one is reported
+   * (Warning event) and ignored: keyed vertices then start from the next window, as after p = 1.
+   */
+  private void restoreKeyedHistory(GenericKubernetesResource r, ControlLoop loop) {
+    KeyedHistoryAnnotation.read(r.getMetadata().getAnnotations())
+        .ifPresent(
+            read -> {
+              if (read instanceof KeyedHistoryAnnotation.Restored restored) {
+                loop.restoreKeyedHistory(restored.history());
+              } else if (read instanceof KeyedHistoryAnnotation.Unreadable bad) {
+                events.warning(r, EventRecorder.Reason.InvalidAnnotation, bad.why());
+              }
+            });
+  }
+
   private LiveRecording startRecording(FlinkRestClient rest, JobSampler sampler) {
     if (recordDir.isEmpty()) {
       return null;

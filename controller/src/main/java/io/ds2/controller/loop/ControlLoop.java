@@ -118,6 +118,13 @@ public final class ControlLoop {
     return mode;
   }
 
+  /**
+   * Continues from what an earlier loop learnt of the keyed vertices (e.g. saved by an operator).
+   */
+  public void restoreKeyedHistory(KeyedHistory history) {
+    keyedHistory = history;
+  }
+
   /** One collect, estimate, decide, execute step. */
   public Decision step() throws InterruptedException {
     Ds2Options o = policy.options();

@@ -111,6 +111,18 @@ class OperatorEndToEndTest {
                         .getMetadata()
                         .getAnnotations()
                         .containsKey(PolicyStateAnnotation.KEY));
+        // What it learnt of the keyed Join's spread is saved too, for a restart or a new leader.
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () ->
+                    KeyedHistoryAnnotation.read(
+                                    OperatorTestSupport.get(client, "orders")
+                                        .getMetadata()
+                                        .getAnnotations())
+                                .orElse(null)
+                            instanceof KeyedHistoryAnnotation.Restored h
+                        && h.history().byVertex().size() == 1);
         // Cleared by a merge-patch null: removed on a real API server, null on the mock.
         assertEquals(null, r.getMetadata().getAnnotations().get(JobSettings.IN_FLIGHT));
         assertEquals(1, r.getMetadata().getGeneration() - 1, "exactly one spec change");
