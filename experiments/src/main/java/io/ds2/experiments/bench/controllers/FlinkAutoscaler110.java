@@ -72,6 +72,11 @@ public final class FlinkAutoscaler110 implements BenchController {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-Xmx256m");
+    // Its own log at INFO, timestamped, so a reader sees why it decided what it did (the
+    // controller jar's simplelogger.properties would keep it at WARN).
+    cmd.add("-Dorg.slf4j.simpleLogger.log.org.apache.flink.autoscaler=info");
+    cmd.add("-Dorg.slf4j.simpleLogger.showDateTime=true");
+    cmd.add("-Dorg.slf4j.simpleLogger.dateTimeFormat=yyyy-MM-dd'T'HH:mm:ss.SSSZ");
     cmd.add("-cp");
     cmd.add(classpath());
     cmd.add(FlinkAutoscalerProcess.class.getName());

@@ -7,6 +7,7 @@ import io.ds2.flink.JobSampler;
 import io.ds2.flink.RescaleOutcome;
 import io.ds2.flink.RestRescaler;
 import io.ds2.flink.WindowCollector;
+import io.ds2.flink.dto.JobDetails;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -99,20 +100,32 @@ public final class FlinkAutoscalerProcess {
     Configuration client = new Configuration();
     client.set(RestOptions.ADDRESS, url.getHost());
     client.set(RestOptions.PORT, url.getPort());
-    // It closes the client after each use, as the operator does: a new one per call.
-    JobAutoScalerContext<String> ctx =
-        new JobAutoScalerContext<>(
-            "bench",
-            JobID.fromHexString(jobId),
-            JobStatus.RUNNING,
-            conf,
-            new UnregisteredMetricsGroup(),
-            () -> new RestClusterClient<>(client, "bench"));
     while (true) {
+      // As the operator does on every reconcile: a fresh context with the job's live status and a
+      // copy of the configuration. The autoscaler writes into both while it scales (e.g. vertices
+      // it excludes); one context kept for the whole run would carry that into every later call.
+      // It closes the client after each use, as the operator does: a new one per call.
+      JobAutoScalerContext<String> ctx =
+          new JobAutoScalerContext<>(
+              "bench",
+              JobID.fromHexString(jobId),
+              liveStatus(ours, jobId),
+              conf.clone(),
+              new UnregisteredMetricsGroup(),
+              () -> new RestClusterClient<>(client, "bench"));
       long t = System.nanoTime();
       scaler.scale(ctx);
       emit("scale-call", Map.of(), System.nanoTime() - t);
       Thread.sleep(loop.toMillis());
+    }
+  }
+
+  /** The job's state as Flink reports it now; RECONCILING while it cannot be read. */
+  private static JobStatus liveStatus(FlinkRestClient rest, String jobId) {
+    try {
+      return JobStatus.valueOf(rest.get("/jobs/" + jobId, JobDetails.class).state());
+    } catch (RuntimeException e) {
+      return JobStatus.RECONCILING;
     }
   }
 
