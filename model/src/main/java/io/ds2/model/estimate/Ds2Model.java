@@ -232,7 +232,7 @@ public final class Ds2Model {
       Optional<KeySpread> spread = Optional.empty();
       Optional<KeyGroupLoad> load = spreadOf(v, pos, inputs, obs, nowIn);
       if (load.isPresent() && required > 0) {
-        double capacity = trueRate.getAsDouble() * KeyedEstimate.busiestUtilization(options);
+        double capacity = trueRate.getAsDouble() * options.targetUtilization();
         IntToDoubleFunction capacityAt = p -> capacity;
         Optional<String> from =
             inheritedFrom(pos, inputs).map(u -> graph.topologicalOrder().get(u).name());

@@ -28,18 +28,6 @@ public final class KeyedEstimate {
   private KeyedEstimate() {}
 
   /**
-   * The busy fraction a keyed vertex's busiest subtask is sized for: the target utilization, but
-   * never above {@link SubtaskShares#SATURATED_BUSY}. A subtask sized busier than that would be
-   * read as saturated by the very next window, its demand then only bounded; and sized for 100 % it
-   * misses its load half of the time, by the windows' scatter alone (Nexmark Q3 held 22 instances
-   * with its busiest subtask 98 % busy). Even vertices keep the target utilization: there rounding
-   * up leaves the headroom, and no single subtask carries a larger share.
-   */
-  public static double busiestUtilization(Ds2Options options) {
-    return Math.min(options.targetUtilization(), SubtaskShares.SATURATED_BUSY);
-  }
-
-  /**
    * The shares of the input the subtasks needed over the window; empty when the per-subtask
    * counters are incomplete or nothing was read.
    *
@@ -128,16 +116,15 @@ public final class KeyedEstimate {
               ReasonCode.UNEVEN_INPUT,
               String.format(
                   Locale.ROOT,
-                  "%s: at DS2's %d, subtask %d (key groups %d-%d) would need %.2f instances at %s"
-                      + " busy; at %d the busiest, subtask %d (key groups %d-%d), gets %.1f %% of"
-                      + " the input (even share %.1f %%)",
+                  "%s: at DS2's %d, subtask %d (key groups %d-%d) would need %.2f instances; at %d"
+                      + " the busiest, subtask %d (key groups %d-%d), gets %.1f %% of the input"
+                      + " (even share %.1f %%)",
                   basis(s),
                   s.ds2Parallelism(),
                   d.subtask(),
                   d.firstKeyGroup(),
                   d.lastKeyGroup(),
                   d.instances(),
-                  percent(busiestUtilization(options)),
                   s.parallelism(),
                   s.busiestSubtask(),
                   s.firstKeyGroup(),
@@ -174,20 +161,15 @@ public final class KeyedEstimate {
               ReasonCode.HOT_KEY_GROUP,
               String.format(
                   Locale.ROOT,
-                  "%s: key group %d alone needs %.2f instances at %s busy (%.1f records/s)%s, which no"
+                  "%s: key group %d alone needs %.2f instances (%.1f records/s)%s, which no"
                       + " parallelism fixes; sized for the other key groups; salting the hot key or"
                       + " aggregating in two phases (pre-aggregate, then combine) would spread it",
                   basis(s),
                   h.keyGroup(),
                   instances,
-                  percent(busiestUtilization(options)),
                   h.load(),
                   s.hot().size() > 1 ? " (" + (s.hot().size() - 1) + " more like it)" : "")));
     }
-  }
-
-  private static String percent(double fraction) {
-    return Math.round(100 * fraction) + " %";
   }
 
   private static String basis(KeySpread s) {

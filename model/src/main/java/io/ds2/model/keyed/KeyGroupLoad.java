@@ -45,8 +45,8 @@ public final class KeyGroupLoad {
   private final List<Integer> observedAt;
   // coefficient of variation of single key groups' loads (0: even)
   private final double groupVariation;
-  // what was measured (without its sampling noise), newest first: at a parallelism it ran at, a
-  // subtask's measured share (averaged over its windows there) is better than any combination
+  // what was measured, newest first: at a parallelism it ran at, a subtask's measured share
+  // (averaged over its windows there) is better than any combination
   private final List<SubtaskShares> observations;
 
   /** Shares known group by group (summing to 1): no uncertainty left. */
@@ -103,16 +103,10 @@ public final class KeyGroupLoad {
   }
 
   /**
-   * The spread that fits every observation (newest first, all at {@code maxParallelism}), each
-   * without its sampling noise ({@link SubtaskShares#denoised()}); when they contradict each other,
-   * the newest ones win (they are fitted last).
+   * The spread that fits every observation (newest first, all at {@code maxParallelism}); when they
+   * contradict each other, the newest ones win (they are fitted last).
    */
-  public static KeyGroupLoad combine(int maxParallelism, List<SubtaskShares> measured) {
-    // What the windows' finite records scattered is no evidence of skew: fitted without it.
-    List<SubtaskShares> observations = new ArrayList<>(measured.size());
-    for (SubtaskShares o : measured) {
-      observations.add(o.denoised());
-    }
+  public static KeyGroupLoad combine(int maxParallelism, List<SubtaskShares> observations) {
     List<Integer> at = new ArrayList<>(observations.size());
     boolean onlyAtOne = true;
     for (SubtaskShares o : observations) {

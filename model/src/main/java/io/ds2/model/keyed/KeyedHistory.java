@@ -90,7 +90,7 @@ public record KeyedHistory(Map<String, List<SubtaskShares>> byVertex) {
         continue;
       }
       if (older.parallelism() == latest.parallelism()) {
-        if (older.denoised().distance(latest.denoised()) <= FIT_TOLERANCE) {
+        if (older.distance(latest) <= FIT_TOLERANCE) {
           kept.set(0, older.averagedWith(latest, SAME_PARALLELISM_MEMORY));
         }
       } else if (kept.size() < MAX_OBSERVATIONS) {
@@ -116,6 +116,6 @@ public record KeyedHistory(Map<String, List<SubtaskShares>> byVertex) {
   private static boolean fits(List<SubtaskShares> observations) {
     KeyGroupLoad combined =
         KeyGroupLoad.combine(observations.get(0).maxParallelism(), observations);
-    return observations.stream().allMatch(o -> combined.misfit(o.denoised()) <= FIT_TOLERANCE);
+    return observations.stream().allMatch(o -> combined.misfit(o) <= FIT_TOLERANCE);
   }
 }

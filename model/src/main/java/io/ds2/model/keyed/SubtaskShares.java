@@ -35,13 +35,9 @@ public record SubtaskShares(
     }
   }
 
-  /** Shares known exactly (as if from endless records); for tests and simulations. */
   public SubtaskShares(int maxParallelism, double[] shares, double costPerRecord) {
-    this(maxParallelism, shares, costPerRecord, EXACT);
+    this(maxParallelism, shares, costPerRecord, 1);
   }
-
-  /** The records an exactly known observation stands for: no sampling noise to speak of. */
-  static final double EXACT = 1e12;
 
   public int parallelism() {
     return shares.length;
@@ -76,45 +72,6 @@ public record SubtaskShares(
   }
 
   /**
-   * These shares with the sampling noise of a window's finite records taken out. Even if the key
-   * groups were all alike, N records would not land on the subtasks in exact proportion to the key
-   * groups they own (share e): each share would scatter by e(1 - e)/N in variance. Of the observed
-   * departure from the even shares, only the part above that is evidence of skew: every departure
-   * is shrunk by the same factor, 1 - noise / observed (none when the noise explains all of it;
-   * James and Stein's positive-part estimator). A hundred records per subtask, as a 10 s window of
-   * a slow join gives, scatter by a tenth: taken at face value, the busiest of them looks a tenth
-   * hotter than it is.
-   */
-  public SubtaskShares denoised() {
-    int p = shares.length;
-    if (p == 1) {
-      return this;
-    }
-    double[] even = new double[p];
-    double observed = 0;
-    double noise = 0;
-    for (int i = 0; i < p; i++) {
-      even[i] =
-          (KeyGroups.last(i, maxParallelism, p) - KeyGroups.first(i, maxParallelism, p) + 1)
-              / (double) maxParallelism;
-      observed += (shares[i] - even[i]) * (shares[i] - even[i]);
-      noise += even[i] * (1 - even[i]) / records;
-    }
-    if (observed <= 0 || noise <= 0) {
-      return this;
-    }
-    double kept = Math.max(0, 1 - noise / observed);
-    if (kept > 1 - 1e-9) {
-      return this; // noise a billionth of the departure: shares kept exactly as measured
-    }
-    double[] denoised = new double[p];
-    for (int i = 0; i < p; i++) {
-      denoised[i] = even[i] + kept * (shares[i] - even[i]);
-    }
-    return new SubtaskShares(maxParallelism, denoised, costPerRecord, records);
-  }
-
-  /**
    * @param inputRates records/s each subtask took in over the window (index = subtask)
    * @param busy each subtask's busy fraction over the window
    * @param demand records/s the whole vertex had to take in over the window (graph walk)
@@ -128,7 +85,14 @@ public record SubtaskShares(
       double demand,
       boolean throttled,
       double costPerRecord) {
-    return observe(maxParallelism, inputRates, busy, demand, throttled, costPerRecord, EXACT);
+    return observe(
+        maxParallelism,
+        inputRates,
+        busy,
+        demand,
+        throttled,
+        costPerRecord,
+        Arrays.stream(inputRates).sum());
   }
 
   /** As above, standing for {@code records} records (the window's). */

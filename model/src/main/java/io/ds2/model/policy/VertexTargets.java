@@ -82,16 +82,11 @@ final class VertexTargets {
             v.keySpread().get().load(),
             v.keySpread().get().inheritedFrom(),
             input,
-            q -> KeyedEstimate.busiestUtilization(o) / curve.get().costAt(q),
+            q -> o.targetUtilization() / curve.get().costAt(q),
             p,
             o);
     KeyedEstimate.explain(
-        vertex,
-        s,
-        input,
-        q -> KeyedEstimate.busiestUtilization(o) / curve.get().costAt(q),
-        o,
-        reasons);
+        vertex, s, input, q -> o.targetUtilization() / curve.get().costAt(q), o, reasons);
     return s.parallelism();
   }
 
@@ -152,8 +147,7 @@ final class VertexTargets {
         || e.trueProcessingRatePerInstance().isEmpty()) {
       return true;
     }
-    double capacity =
-        e.trueProcessingRatePerInstance().getAsDouble() * KeyedEstimate.busiestUtilization(o);
+    double capacity = e.trueProcessingRatePerInstance().getAsDouble() * o.targetUtilization();
     return KeyedSizing.size(
             e.keySpread().get().load(), e.targetInputRate().getAsDouble(), capacity, p, p)
         .feasible();

@@ -35,25 +35,6 @@ class KeyedSizingTest {
   }
 
   @Test
-  void whatAWindowsFewRecordsScatterIsNotTakenForSkew() {
-    // Eight subtasks of an even job, 800 records in the window: each share scatters by about
-    // sqrt(0.125 x 0.875 / 800) = 1.2 points, and these depart from 12.5 % by less than that.
-    double[] scattered = {0.135, 0.115, 0.13, 0.12, 0.125, 0.125, 0.125, 0.125};
-    SubtaskShares few = new SubtaskShares(128, scattered, 0.1, 800);
-    for (double share : few.denoised().shares()) {
-      assertEquals(0.125, share, 1e-12);
-    }
-    KeyGroupLoad load = KeyGroupLoad.combine(128, List.of(few));
-    assertEquals(22, KeyedSizing.size(load, 1950, 100, 20, 128).parallelism()); // as if even
-    // The same shares from a million records are skew, and are kept nearly as measured.
-    SubtaskShares many = new SubtaskShares(128, scattered, 0.1, 1e6);
-    assertEquals(0.135, many.denoised().shares()[0], 1e-3);
-    assertTrue(
-        KeyedSizing.size(KeyGroupLoad.combine(128, List.of(many)), 1950, 100, 20, 128).parallelism()
-            > 22);
-  }
-
-  @Test
   void evenKeysStillNeedMoreThanDs2WhenTheRangesAreUneven() {
     // 19.5 instances of load over 128 equal key groups: DS2 says 20, but at 20 and 21 the busiest
     // subtask owns 7 groups (7/128 x 19.5 = 1.07 instances); at 22 it owns 6 (0.91).
