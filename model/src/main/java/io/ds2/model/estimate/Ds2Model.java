@@ -91,15 +91,14 @@ public final class Ds2Model {
     Walk walk =
         new Walk(graph, window, options, history.retainOnly(id -> graph.vertex(id).isPresent()));
     List<Vertex> order = graph.topologicalOrder();
+    InOrder inOrder = new InOrder(window);
     List<VertexEstimate> results = new ArrayList<>(order.size());
     for (int pos = 0; pos < order.size(); pos++) {
       Vertex v = order.get(pos);
-      VertexObservation obs =
-          window
-              .vertex(v.id())
-              .orElseThrow(() -> new IllegalArgumentException("no observation of " + v.name()));
+      VertexObservation obs = inOrder.next(v);
+      walk.observations[pos] = obs;
       VertexEstimate e;
-      List<Edge> inputs = graph.inputsOf(v.id());
+      List<Edge> inputs = graph.inputsAt(pos);
       if (inputs.isEmpty()) {
         e = source(v, obs, demands);
         walk.now[pos] = demands.get(v.id()).currentRate();
@@ -145,6 +144,31 @@ public final class Ds2Model {
         Optional.empty());
   }
 
+  /**
+   * The window's observations in the order the graph visits them: a window is cut over the graph's
+   * topological order, so the next one is taken without a lookup when its id matches (a lookup by
+   * id otherwise, as for a window of another order).
+   */
+  private static final class InOrder {
+    private final ObservationWindow window;
+    private final java.util.Iterator<VertexObservation> next;
+
+    InOrder(ObservationWindow window) {
+      this.window = window;
+      this.next = window.vertices().values().iterator();
+    }
+
+    VertexObservation next(Vertex v) {
+      VertexObservation o = next.hasNext() ? next.next() : null;
+      if (o != null && o.vertexId().equals(v.id())) {
+        return o;
+      }
+      return window
+          .vertex(v.id())
+          .orElseThrow(() -> new IllegalArgumentException("no observation of " + v.name()));
+    }
+  }
+
   /** The state of one pass over the graph. */
   private static final class Walk {
     private final JobGraph graph;
@@ -161,12 +185,15 @@ public final class Ds2Model {
     private final double[] now;
     // the spread over key groups of every keyed vertex visited (null: none)
     private final KeySpread[] spreads;
+    // the observation of every vertex visited
+    private final VertexObservation[] observations;
 
     Walk(JobGraph graph, ObservationWindow window, Ds2Options options, KeyedHistory history) {
       int n = graph.topologicalOrder().size();
       this.outStar = new OptionalDouble[n];
       this.now = new double[n];
       this.spreads = new KeySpread[n];
+      this.observations = new VertexObservation[n];
       this.graph = graph;
       this.window = window;
       this.options = options;
@@ -176,16 +203,16 @@ public final class Ds2Model {
     VertexEstimate operator(Vertex v, int pos, List<Edge> inputs, VertexObservation obs) {
       List<Reason> reasons = new ArrayList<>();
       double nowIn = 0;
-      OptionalDouble in = OptionalDouble.of(0);
+      double inSum = 0;
       String undetermined = null;
       for (int k = 0; k < inputs.size(); k++) {
         int u = graph.inputPosition(pos, k);
         nowIn += now[u];
         OptionalDouble up = outStar[u];
-        if (up.isEmpty() && undetermined == null) {
-          undetermined = inputs.get(k).from();
-        } else if (in.isPresent() && up.isPresent()) {
-          in = OptionalDouble.of(in.getAsDouble() + up.getAsDouble());
+        if (up.isEmpty()) {
+          undetermined = undetermined == null ? inputs.get(k).from() : undetermined;
+        } else {
+          inSum += up.getAsDouble();
         }
       }
       OptionalDouble selectivity = obs.selectivity();
@@ -200,7 +227,8 @@ public final class Ds2Model {
                     + " could not be estimated; keeping the current parallelism"));
         return undetermined(v, obs, OptionalDouble.empty(), reasons);
       }
-      double inStar = in.getAsDouble();
+      double inStar = inSum;
+      OptionalDouble in = OptionalDouble.of(inSum);
       OptionalDouble trueRate = obs.trueProcessingRatePerInstance();
       double required;
       OptionalDouble outRate;
@@ -268,10 +296,12 @@ public final class Ds2Model {
     private Optional<KeyGroupLoad> spreadOf(
         Vertex v, int pos, List<Edge> inputs, VertexObservation obs, double nowIn) {
       boolean keyed = false;
-      boolean throttled = false;
       for (Edge e : inputs) {
         keyed |= e.keyed();
-        VertexObservation u = window.vertices().get(e.from());
+      }
+      boolean throttled = false;
+      for (int k = 0; keyed && k < inputs.size(); k++) {
+        VertexObservation u = observations[graph.inputPosition(pos, k)];
         throttled |=
             u != null && u.backPressuredRatio().orElse(0) >= KeyedEstimate.THROTTLED_BACK_PRESSURE;
       }

@@ -132,12 +132,12 @@ public final class KeyedEstimate {
                   100 * s.busiestShare(),
                   100.0 / s.parallelism())));
     }
-    boolean limitedAlready =
-        reasons.stream()
-            .anyMatch(
-                r ->
-                    r.code() == ReasonCode.LIMITED_BY_VERTEX_MAX_PARALLELISM
-                        || r.code() == ReasonCode.LIMITED_BY_MAX_PARALLELISM_OPTION);
+    boolean limitedAlready = false;
+    for (Reason r : reasons) { // a loop, not a stream: every keyed vertex, every window
+      limitedAlready |=
+          r.code() == ReasonCode.LIMITED_BY_VERTEX_MAX_PARALLELISM
+              || r.code() == ReasonCode.LIMITED_BY_MAX_PARALLELISM_OPTION;
+    }
     if (!s.feasible() && !limitedAlready) {
       int optionMax = options.maxParallelism().orElse(Integer.MAX_VALUE);
       String limit =

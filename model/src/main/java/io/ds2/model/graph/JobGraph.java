@@ -24,6 +24,9 @@ public final class JobGraph {
   private final Map<String, List<Edge>> outputs;
   // by topological position: the positions of the vertex's inputs, in inputsOf's order
   private final int[][] inputPositions;
+  // by topological position: the vertex's input edges (inputsOf without a lookup)
+  private final List<List<Edge>> inputsByPosition;
+  private final List<Vertex> sources;
 
   private JobGraph(
       List<Vertex> topologicalOrder,
@@ -41,13 +44,17 @@ public final class JobGraph {
       position.put(topologicalOrder.get(i).id(), i);
     }
     this.inputPositions = new int[topologicalOrder.size()][];
+    List<List<Edge>> byPosition = new ArrayList<>(topologicalOrder.size());
     for (int i = 0; i < topologicalOrder.size(); i++) {
       List<Edge> in = inputs.get(topologicalOrder.get(i).id());
+      byPosition.add(in);
       inputPositions[i] = new int[in.size()];
       for (int k = 0; k < in.size(); k++) {
         inputPositions[i][k] = position.get(in.get(k).from());
       }
     }
+    this.inputsByPosition = List.copyOf(byPosition);
+    this.sources = topologicalOrder.stream().filter(v -> inputs.get(v.id()).isEmpty()).toList();
   }
 
   /**
@@ -146,6 +153,19 @@ public final class JobGraph {
     return inputPositions[position][k];
   }
 
+  /**
+   * The input edges of the vertex at topological {@code position}: {@link #inputsOf} for a pass
+   * over the graph that already knows where it is (an estimate asks once per vertex and window).
+   */
+  public List<Edge> inputsAt(int position) {
+    return inputsByPosition.get(position);
+  }
+
+  /** Whether the vertex at topological {@code position} is a source. */
+  public boolean isSourceAt(int position) {
+    return inputsByPosition.get(position).isEmpty();
+  }
+
   public List<Edge> outputsOf(String vertexId) {
     return require(outputs, vertexId);
   }
@@ -155,8 +175,9 @@ public final class JobGraph {
     return inputsOf(vertexId).isEmpty();
   }
 
+  /** The sources, in topological order. */
   public List<Vertex> sources() {
-    return topologicalOrder.stream().filter(v -> isSource(v.id())).toList();
+    return sources;
   }
 
   public Optional<Vertex> vertex(String id) {

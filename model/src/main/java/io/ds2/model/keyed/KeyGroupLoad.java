@@ -2,7 +2,6 @@ package io.ds2.model.keyed;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -118,6 +117,9 @@ public final class KeyGroupLoad {
       return new KeyGroupLoad(
           maxParallelism, even.cellStarts, even.perGroup, List.copyOf(at), 0, List.of());
     }
+    if (observations.size() == 1) {
+      return measured(observations.get(0), List.copyOf(at), List.copyOf(observations));
+    }
     int[] starts = cellStarts(maxParallelism, observations);
     int cells = starts.length;
     // Each subtask's range of each observation as a run of whole cells: [from[k][i], to[k][i]].
@@ -161,6 +163,30 @@ public final class KeyGroupLoad {
         List.copyOf(at),
         variation(observations),
         List.copyOf(observations));
+  }
+
+  /**
+   * One observation alone: its ranges are the cells, each holding its observed share evenly. What
+   * fitting would give, without the fitting: most keyed vertices run at one parallelism for many
+   * windows, and each window combines again.
+   */
+  private static KeyGroupLoad measured(
+      SubtaskShares o, List<Integer> at, List<SubtaskShares> observations) {
+    int m = o.maxParallelism();
+    int p = o.parallelism();
+    int[] starts = new int[p];
+    double[] perGroup = new double[p];
+    double total = 0;
+    for (int i = 0; i < p; i++) {
+      total += o.shares()[i];
+    }
+    for (int i = 0; i < p; i++) { // p <= m: every subtask owns one key group or more
+      starts[i] = KeyGroups.first(i, m, p);
+    }
+    for (int i = 0; i < p; i++) {
+      perGroup[i] = o.shares()[i] / total / ((i + 1 < p ? starts[i + 1] : m) - starts[i]);
+    }
+    return new KeyGroupLoad(m, starts, perGroup, at, variation(o, starts), observations);
   }
 
   /** The first key group of every cell: runs no observation's ranges split. */
@@ -228,26 +254,39 @@ public final class KeyGroupLoad {
    * vary independently, ranges of n groups vary sqrt(n) times less than single groups.
    */
   private static double variation(List<SubtaskShares> observations) {
-    SubtaskShares o =
-        observations.stream()
-            .max(Comparator.comparingInt(SubtaskShares::parallelism))
-            .orElseThrow();
+    SubtaskShares o = observations.get(0);
+    for (SubtaskShares other : observations) {
+      o = other.parallelism() > o.parallelism() ? other : o;
+    }
+    int[] starts = new int[o.parallelism()];
+    for (int i = 0; i < starts.length; i++) {
+      starts[i] = KeyGroups.first(i, o.maxParallelism(), o.parallelism());
+    }
+    return variation(o, starts);
+  }
+
+  /** As above for observation {@code o}, whose subtasks' first key groups are {@code starts}. */
+  private static double variation(SubtaskShares o, int[] starts) {
     int p = o.parallelism();
     int m = o.maxParallelism();
     if (p < 2) {
       return 0;
     }
-    double[] perGroup = new double[p];
     double mean = 0;
     for (int i = 0; i < p; i++) {
-      perGroup[i] = o.shares()[i] / (KeyGroups.last(i, m, p) - KeyGroups.first(i, m, p) + 1);
-      mean += perGroup[i] / p;
+      mean += perGroupShare(o, starts, i) / p;
     }
     double var = 0;
     for (int i = 0; i < p; i++) {
-      var += (perGroup[i] - mean) * (perGroup[i] - mean) / (p - 1);
+      double d = perGroupShare(o, starts, i) - mean;
+      var += d * d / (p - 1);
     }
     return mean > 0 ? Math.min(1, Math.sqrt(var) / mean * Math.sqrt((double) m / p)) : 0;
+  }
+
+  private static double perGroupShare(SubtaskShares o, int[] starts, int i) {
+    int end = i + 1 < starts.length ? starts[i + 1] : o.maxParallelism();
+    return o.shares()[i] / (end - starts[i]);
   }
 
   private int cellSize(int c) {

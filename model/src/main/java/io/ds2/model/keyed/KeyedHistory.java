@@ -17,7 +17,7 @@ import java.util.function.Predicate;
  * #COST_CHANGE} since (another job, or another machine), when the vertex's max parallelism changed,
  * and, oldest first, when the observations no longer fit one spread: the keys' popularity moved.
  */
-public record KeyedHistory(Map<String, List<SubtaskShares>> byVertex) {
+public final class KeyedHistory {
   /** Observations kept per vertex: parallelisms the vertex ran at lately. */
   static final int MAX_OBSERVATIONS = 4;
 
@@ -36,14 +36,37 @@ public record KeyedHistory(Map<String, List<SubtaskShares>> byVertex) {
    */
   static final double SAME_PARALLELISM_MEMORY = 4;
 
-  public KeyedHistory {
-    Map<String, List<SubtaskShares>> copy = new HashMap<>();
+  private static final KeyedHistory EMPTY = new KeyedHistory(Map.of());
+
+  // A class, not a record: each estimate leaves a new history, and a record's copying constructor
+  // copied every keyed vertex's entry a second time.
+  private final Map<String, List<SubtaskShares>> byVertex;
+
+  public KeyedHistory(Map<String, List<SubtaskShares>> byVertex) {
+    this(copyOf(byVertex), true);
+  }
+
+  // Takes ownership of a map whose lists are immutable.
+  private KeyedHistory(
+      HashMap<String, List<SubtaskShares>> owned,
+      boolean owns) { // the flag only tells the constructors apart
+    this.byVertex = Collections.unmodifiableMap(owned);
+  }
+
+  private static HashMap<String, List<SubtaskShares>> copyOf(
+      Map<String, List<SubtaskShares>> byVertex) {
+    HashMap<String, List<SubtaskShares>> copy = new HashMap<>(2 * byVertex.size());
     byVertex.forEach((id, list) -> copy.put(id, List.copyOf(list))); // no copy if already one
-    byVertex = Collections.unmodifiableMap(copy);
+    return copy;
   }
 
   public static KeyedHistory empty() {
-    return new KeyedHistory(Map.of());
+    return EMPTY;
+  }
+
+  /** The observations of each vertex remembered, newest first. */
+  public Map<String, List<SubtaskShares>> byVertex() {
+    return byVertex;
   }
 
   /** The observations of a vertex, newest first. */
@@ -69,9 +92,11 @@ public record KeyedHistory(Map<String, List<SubtaskShares>> byVertex) {
     if (replaced.isEmpty()) {
       return this;
     }
-    Map<String, List<SubtaskShares>> next = new HashMap<>(byVertex);
-    next.putAll(replaced);
-    return new KeyedHistory(next);
+    HashMap<String, List<SubtaskShares>> next =
+        new HashMap<>(2 * (byVertex.size() + replaced.size()));
+    next.putAll(byVertex); // immutable lists already
+    replaced.forEach((id, list) -> next.put(id, List.copyOf(list)));
+    return new KeyedHistory(next, true);
   }
 
   /**
@@ -79,43 +104,66 @@ public record KeyedHistory(Map<String, List<SubtaskShares>> byVertex) {
    * parallelisms that still apply, as long as all fit one spread.
    */
   public List<SubtaskShares> observationsWith(String vertexId, SubtaskShares latest) {
-    List<SubtaskShares> kept = new ArrayList<>();
+    List<SubtaskShares> older = of(vertexId);
+    if (older.isEmpty()) { // the vertex's first window: nothing to merge or check
+      return List.of(latest);
+    }
+    List<SubtaskShares> kept = new ArrayList<>(MAX_OBSERVATIONS);
     kept.add(latest);
-    for (SubtaskShares older : of(vertexId)) {
+    for (SubtaskShares o : older) {
       boolean applies =
-          older.maxParallelism() == latest.maxParallelism()
-              && Math.abs(older.costPerRecord() - latest.costPerRecord())
+          o.maxParallelism() == latest.maxParallelism()
+              && Math.abs(o.costPerRecord() - latest.costPerRecord())
                   <= COST_CHANGE * latest.costPerRecord();
       if (!applies) {
         continue;
       }
-      if (older.parallelism() == latest.parallelism()) {
-        if (older.distance(latest) <= FIT_TOLERANCE) {
-          kept.set(0, older.averagedWith(latest, SAME_PARALLELISM_MEMORY));
+      if (o.parallelism() == latest.parallelism()) {
+        if (o.distance(latest) <= FIT_TOLERANCE) {
+          kept.set(0, o.averagedWith(latest, SAME_PARALLELISM_MEMORY));
         }
       } else if (kept.size() < MAX_OBSERVATIONS) {
-        kept.add(older);
+        kept.add(o);
       }
     }
     while (kept.size() > 1 && !fits(kept)) {
       kept.remove(kept.size() - 1);
     }
-    return List.copyOf(kept);
+    return kept.size() == 1 ? List.of(kept.get(0)) : List.copyOf(kept);
   }
 
   /** This history without the vertices {@code inJob} rejects (the job's graph changed). */
   public KeyedHistory retainOnly(Predicate<String> inJob) {
-    if (byVertex.keySet().stream().allMatch(inJob)) {
+    boolean all = true;
+    for (String id : byVertex.keySet()) { // a loop, not a stream: every estimate asks
+      all &= inJob.test(id);
+    }
+    if (all) {
       return this;
     }
-    Map<String, List<SubtaskShares>> next = new HashMap<>(byVertex);
+    HashMap<String, List<SubtaskShares>> next = new HashMap<>(byVertex);
     next.keySet().removeIf(inJob.negate());
-    return new KeyedHistory(next);
+    return new KeyedHistory(next, true);
   }
 
   private static boolean fits(List<SubtaskShares> observations) {
     KeyGroupLoad combined =
         KeyGroupLoad.combine(observations.get(0).maxParallelism(), observations);
     return observations.stream().allMatch(o -> combined.misfit(o) <= FIT_TOLERANCE);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof KeyedHistory h && byVertex.equals(h.byVertex);
+  }
+
+  @Override
+  public int hashCode() {
+    return byVertex.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "KeyedHistory[byVertex=" + byVertex + "]";
   }
 }

@@ -86,13 +86,7 @@ public record SubtaskShares(
       boolean throttled,
       double costPerRecord) {
     return observe(
-        maxParallelism,
-        inputRates,
-        busy,
-        demand,
-        throttled,
-        costPerRecord,
-        Arrays.stream(inputRates).sum());
+        maxParallelism, inputRates, busy, demand, throttled, costPerRecord, sum(inputRates));
   }
 
   /** As above, standing for {@code records} records (the window's). */
@@ -123,7 +117,7 @@ public record SubtaskShares(
         }
       }
     }
-    double total = Arrays.stream(need).sum();
+    double total = sum(need);
     if (!(total > 0)) {
       return Optional.empty();
     }
@@ -131,6 +125,15 @@ public record SubtaskShares(
       need[i] /= total;
     }
     return Optional.of(new SubtaskShares(maxParallelism, need, costPerRecord, records));
+  }
+
+  // A loop, not a stream: this runs for every keyed vertex in every window.
+  private static double sum(double[] values) {
+    double total = 0;
+    for (double v : values) {
+      total += v;
+    }
+    return total;
   }
 
   /** The largest share over an even one: 1 when the input spread evenly over the subtasks. */

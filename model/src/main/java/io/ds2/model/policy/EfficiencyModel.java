@@ -2,7 +2,6 @@ package io.ds2.model.policy;
 
 import io.ds2.model.estimate.VertexEstimate;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.commons.math3.stat.regression.SimpleRegression;
@@ -13,27 +12,58 @@ import org.apache.commons.math3.stat.regression.SimpleRegression;
  */
 final class EfficiencyModel {
   private static final int MAX_POINTS_PER_VERTEX = 8;
-  private final Map<String, LinkedHashMap<Integer, Double>> costs = new HashMap<>();
+  private final Map<String, Points> costs = new HashMap<>();
+
+  /**
+   * One vertex's measured cost per record by parallelism, most recent last. Two small arrays, not a
+   * map of boxed numbers: the policy updates every vertex's in every window.
+   */
+  private static final class Points {
+    final int[] parallelism = new int[MAX_POINTS_PER_VERTEX];
+    final double[] cost = new double[MAX_POINTS_PER_VERTEX];
+    int size;
+
+    void put(int p, double c) {
+      // Most windows see the parallelism seen last: update it in place.
+      if (size > 0 && parallelism[size - 1] == p) {
+        cost[size - 1] = c;
+        return;
+      }
+      int at = indexOf(p);
+      if (at < 0 && size == MAX_POINTS_PER_VERTEX) {
+        at = 0; // the least recent makes room
+      }
+      if (at >= 0) { // re-inserted as the most recent
+        System.arraycopy(parallelism, at + 1, parallelism, at, size - at - 1);
+        System.arraycopy(cost, at + 1, cost, at, size - at - 1);
+        size--;
+      }
+      parallelism[size] = p;
+      cost[size] = c;
+      size++;
+    }
+
+    int indexOf(int p) {
+      for (int i = 0; i < size; i++) {
+        if (parallelism[i] == p) {
+          return i;
+        }
+      }
+      return -1;
+    }
+  }
 
   /** Records the latest measured cost at the vertex's current parallelism. */
   void observe(VertexEstimate v) {
     if (v.source() || !v.determined() || v.trueProcessingRatePerInstance().isEmpty()) {
       return;
     }
-    LinkedHashMap<Integer, Double> points =
-        costs.computeIfAbsent(v.vertexId(), k -> new LinkedHashMap<>());
-    Integer p = v.currentParallelism();
-    Double cost = 1 / v.trueProcessingRatePerInstance().getAsDouble();
-    // Most windows see the parallelism seen last: updating in place keeps it the most recent.
-    if (points.size() == 1 && points.containsKey(p)) {
-      points.put(p, cost);
-      return;
+    Points points = costs.get(v.vertexId());
+    if (points == null) {
+      points = new Points();
+      costs.put(v.vertexId(), points);
     }
-    points.remove(p); // re-insert as the most recent
-    points.put(p, cost);
-    if (points.size() > MAX_POINTS_PER_VERTEX) {
-      points.remove(points.keySet().iterator().next());
-    }
+    points.put(v.currentParallelism(), 1 / v.trueProcessingRatePerInstance().getAsDouble());
   }
 
   /**
@@ -42,21 +72,32 @@ final class EfficiencyModel {
    * linear assumption holds within measurement noise.
    */
   Optional<CostCurve> curve(String vertexId, double tolerance) {
-    Map<Integer, Double> points = costs.get(vertexId);
-    if (points == null || points.size() < 2) {
+    Points points = costs.get(vertexId);
+    if (points == null || points.size < 2) {
       return Optional.empty();
     }
-    int low = points.keySet().stream().min(Integer::compare).orElseThrow();
-    int high = points.keySet().stream().max(Integer::compare).orElseThrow();
-    if (points.get(high) <= points.get(low) * (1 + tolerance)) {
+    int lowAt = 0;
+    int highAt = 0;
+    for (int i = 1; i < points.size; i++) {
+      lowAt = points.parallelism[i] < points.parallelism[lowAt] ? i : lowAt;
+      highAt = points.parallelism[i] > points.parallelism[highAt] ? i : highAt;
+    }
+    if (points.cost[highAt] <= points.cost[lowAt] * (1 + tolerance)) {
       return Optional.empty();
     }
     SimpleRegression fit = new SimpleRegression();
-    points.forEach((p, cost) -> fit.addData(p, cost));
+    for (int i = 0; i < points.size; i++) {
+      fit.addData(points.parallelism[i], points.cost[i]);
+    }
     // A non-positive intercept means the points are too noisy to extrapolate from.
     if (fit.getSlope() <= 0 || fit.getIntercept() <= 0) {
       return Optional.empty();
     }
-    return Optional.of(new CostCurve(fit.getIntercept(), fit.getSlope(), low, high));
+    return Optional.of(
+        new CostCurve(
+            fit.getIntercept(),
+            fit.getSlope(),
+            points.parallelism[lowAt],
+            points.parallelism[highAt]));
   }
 }

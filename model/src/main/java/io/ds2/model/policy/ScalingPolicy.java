@@ -9,9 +9,7 @@ import io.ds2.model.policy.VertexTargets.Proposal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,9 +27,9 @@ public final class ScalingPolicy implements DecisionPolicy {
   private final Ds2Options options;
   private final Clock clock;
   private final EfficiencyModel efficiency = new EfficiencyModel();
-  private final Deque<Map<String, Integer>> recent = new ArrayDeque<>();
-  private final Map<String, ScaleDown> pendingScaleDowns = new HashMap<>();
-  private final Map<String, DelayNote> delayNotes = new HashMap<>();
+  // One entry per vertex holding all the policy remembers of it: at 1,000 vertices, a map per
+  // concern (recent windows, scale-downs, notes) cost five lookups per vertex and window.
+  private final Map<String, VertexMemory> memory = new HashMap<>();
   private Optional<Instant> backoffUntil = Optional.empty();
   private boolean heldForShift;
 
@@ -50,15 +48,79 @@ public final class ScalingPolicy implements DecisionPolicy {
   }
 
   public State state() {
-    return new State(pendingScaleDowns, backoffUntil);
+    Map<String, ScaleDown> downs = new HashMap<>();
+    memory.forEach(
+        (id, m) -> {
+          if (m.down != null) {
+            downs.put(id, m.down);
+          }
+        });
+    return new State(downs, backoffUntil);
   }
 
   /** Continues from a saved state (e.g. after a controller restart). */
   public void restore(State saved) {
-    pendingScaleDowns.clear();
-    delayNotes.clear();
-    pendingScaleDowns.putAll(saved.scaleDowns());
+    forgetScaleDowns();
+    saved.scaleDowns().forEach((id, down) -> memoryOf(id).down = down);
     backoffUntil = saved.backoffUntil();
+  }
+
+  /**
+   * What the policy remembers of one vertex: its proposals of the recent windows (a ring of the
+   * last {@code activation}, {@code filled} of them valid), a pending scale-down and its note.
+   */
+  private static final class VertexMemory {
+    final int[] recent;
+    int filled;
+    int next;
+    ScaleDown down;
+    DelayNote note;
+
+    VertexMemory(int activation) {
+      recent = new int[Math.max(1, activation)];
+    }
+
+    void add(int proposed) {
+      recent[next] = proposed;
+      next = (next + 1) % recent.length;
+      filled = Math.min(filled + 1, recent.length);
+    }
+
+    /** The i-th of the valid recent proposals, oldest first. */
+    int get(int i) {
+      return recent[Math.floorMod(next - filled + i, recent.length)];
+    }
+
+    List<Integer> recentList() {
+      List<Integer> l = new ArrayList<>(filled);
+      for (int i = 0; i < filled; i++) {
+        l.add(get(i));
+      }
+      return l;
+    }
+  }
+
+  private VertexMemory memoryOf(String id) {
+    VertexMemory m = memory.get(id);
+    if (m == null) {
+      m = new VertexMemory(options.activation());
+      memory.put(id, m);
+    }
+    return m;
+  }
+
+  private void forgetRecent() {
+    memory.values().forEach(m -> m.filled = 0);
+  }
+
+  private void forgetScaleDowns() {
+    memory
+        .values()
+        .forEach(
+            m -> {
+              m.down = null;
+              m.note = null;
+            });
   }
 
   public ScalingPolicy(Ds2Options options, Clock clock) {
@@ -82,7 +144,7 @@ public final class ScalingPolicy implements DecisionPolicy {
     estimate.vertices().forEach(efficiency::observe);
     List<Proposal> proposals = VertexTargets.propose(graph, estimate, efficiency, options);
     if (!estimate.complete()) {
-      recent.clear();
+      forgetRecent();
       return hold(
           now,
           estimate,
@@ -105,23 +167,16 @@ public final class ScalingPolicy implements DecisionPolicy {
           shift.get() + " during the window; deciding on the next window");
     }
     heldForShift = false;
-    // Sized for every vertex: growing maps of 1,000 ids rehashes them seven times.
-    int capacity = 2 * proposals.size();
-    Map<String, Integer> window = new HashMap<>(capacity);
-    proposals.forEach(p -> window.put(p.estimate().vertexId(), p.proposed()));
-    recent.addLast(window);
-    while (recent.size() > options.activation()) {
-      recent.removeFirst();
-    }
     Map<String, List<Reason>> extra = new HashMap<>();
-    Map<String, Integer> targets = new LinkedHashMap<>(capacity);
-    for (Proposal p : proposals) {
-      targets.put(p.estimate().vertexId(), target(p, now, extra));
+    int[] targets = new int[proposals.size()];
+    boolean changes = false;
+    for (int i = 0; i < targets.length; i++) {
+      Proposal p = proposals.get(i);
+      VertexMemory m = memoryOf(p.estimate().vertexId());
+      m.add(p.proposed());
+      targets[i] = target(p, m, now, extra);
+      changes |= targets[i] != p.estimate().currentParallelism();
     }
-    boolean changes =
-        proposals.stream()
-            .anyMatch(
-                p -> targets.get(p.estimate().vertexId()) != p.estimate().currentParallelism());
     if (backoffUntil.isPresent() && now.isBefore(backoffUntil.get())) {
       return hold(
           now,
@@ -132,8 +187,16 @@ public final class ScalingPolicy implements DecisionPolicy {
           "a recent rescale was not applied by Flink; trying again after " + backoffUntil.get());
     }
     if (changes) {
+      // Sized for every vertex: growing a map of 1,000 ids rehashes it seven times.
+      Map<String, Integer> parallelism = new LinkedHashMap<>(2 * targets.length);
+      for (int i = 0; i < targets.length; i++) {
+        parallelism.put(proposals.get(i).estimate().vertexId(), targets[i]);
+      }
       return new Decision(
-          now, estimate, vertexDecisions(proposals, targets, extra), new Action.Rescale(targets));
+          now,
+          estimate,
+          vertexDecisions(proposals, targets, extra),
+          new Action.Rescale(parallelism));
     }
     return hold(now, estimate, proposals, extra, holdCode(extra), holdMessage(extra));
   }
@@ -158,7 +221,7 @@ public final class ScalingPolicy implements DecisionPolicy {
   }
 
   /** Per vertex: activation over the recent windows, then the scale-down delay. */
-  private int target(Proposal p, Instant now, Map<String, List<Reason>> extra) {
+  private int target(Proposal p, VertexMemory m, Instant now, Map<String, List<Reason>> extra) {
     String id = p.estimate().vertexId();
     int current = p.estimate().currentParallelism();
     boolean allUp = true;
@@ -166,38 +229,38 @@ public final class ScalingPolicy implements DecisionPolicy {
     boolean anyChange = false;
     int lowest = Integer.MAX_VALUE;
     int highest = Integer.MIN_VALUE;
-    for (Map<String, Integer> w : recent) {
-      int h = w.get(id);
+    for (int i = 0; i < m.filled; i++) {
+      int h = m.get(i);
       allUp &= h > current;
       allDown &= h < current;
       anyChange |= h != current;
       lowest = Math.min(lowest, h);
       highest = Math.max(highest, h);
     }
-    if (anyChange && recent.size() < options.activation()) {
+    if (anyChange && m.filled < options.activation()) {
       note(
           extra,
           id,
           ReasonCode.ACTIVATING,
-          recent.size() + " of " + options.activation() + " windows agree on a change so far");
+          m.filled + " of " + options.activation() + " windows agree on a change so far");
       return current;
     }
     if (!allDown) {
-      pendingScaleDowns.remove(id);
-      delayNotes.remove(id);
+      m.down = null;
+      m.note = null;
     }
     if (allUp) {
       return lowest;
     }
     if (allDown) {
-      ScaleDown down = pendingScaleDowns.get(id);
+      ScaleDown down = m.down;
       if (down == null || highest > down.highest()) {
         down = new ScaleDown(down == null ? now : down.since(), highest);
-        pendingScaleDowns.put(id, down);
+        m.down = down;
       }
       Instant due = down.since().plus(options.scaleDownDelay());
       if (now.isBefore(due)) {
-        extra.computeIfAbsent(id, k -> new ArrayList<>()).add(delayNote(id, down, due));
+        extra.computeIfAbsent(id, k -> new ArrayList<>()).add(delayNote(m, down, due));
         return current;
       }
       return down.highest();
@@ -207,18 +270,15 @@ public final class ScalingPolicy implements DecisionPolicy {
           extra,
           id,
           ReasonCode.DIRECTION_UNSTABLE,
-          "the last "
-              + recent.size()
-              + " windows disagree on the direction: "
-              + recent.stream().map(w -> w.get(id)).toList());
+          "the last " + m.filled + " windows disagree on the direction: " + m.recentList());
     }
     return current;
   }
 
   // A pending scale-down is noted every window until it is due; its text (two timestamps) is
   // rendered once per change of it, not once per vertex per window.
-  private Reason delayNote(String id, ScaleDown down, Instant due) {
-    DelayNote last = delayNotes.get(id);
+  private Reason delayNote(VertexMemory m, ScaleDown down, Instant due) {
+    DelayNote last = m.note;
     if (last != null && last.down().equals(down)) {
       return last.reason();
     }
@@ -231,7 +291,7 @@ public final class ScalingPolicy implements DecisionPolicy {
                 + down.highest()
                 + ") after "
                 + due);
-    delayNotes.put(id, new DelayNote(down, r));
+    m.note = new DelayNote(down, r);
     return r;
   }
 
@@ -240,18 +300,14 @@ public final class ScalingPolicy implements DecisionPolicy {
   /** The job now runs at the requested parallelism: a new operating point, start afresh. */
   @Override
   public void rescaleApplied() {
-    recent.clear();
-    pendingScaleDowns.clear();
-    delayNotes.clear();
+    memory.clear();
     backoffUntil = Optional.empty();
   }
 
   /** Flink did not apply the rescale (e.g. too few slots): back off, do not storm. */
   @Override
   public void rescaleNotApplied() {
-    recent.clear();
-    pendingScaleDowns.clear();
-    delayNotes.clear();
+    memory.clear();
     backoffUntil = Optional.of(clock.instant().plus(options.rescaleBackoff()));
   }
 
@@ -266,8 +322,10 @@ public final class ScalingPolicy implements DecisionPolicy {
       Map<String, List<Reason>> extra,
       ReasonCode code,
       String message) {
-    Map<String, Integer> current = new LinkedHashMap<>(2 * proposals.size());
-    proposals.forEach(p -> current.put(p.estimate().vertexId(), p.estimate().currentParallelism()));
+    int[] current = new int[proposals.size()];
+    for (int i = 0; i < current.length; i++) {
+      current[i] = proposals.get(i).estimate().currentParallelism();
+    }
     return new Decision(
         now,
         estimate,
@@ -276,9 +334,10 @@ public final class ScalingPolicy implements DecisionPolicy {
   }
 
   private static List<VertexDecision> vertexDecisions(
-      List<Proposal> proposals, Map<String, Integer> targets, Map<String, List<Reason>> extra) {
-    List<VertexDecision> result = new ArrayList<>();
-    for (Proposal p : proposals) {
+      List<Proposal> proposals, int[] targets, Map<String, List<Reason>> extra) {
+    VertexDecision[] result = new VertexDecision[proposals.size()];
+    for (int i = 0; i < result.length; i++) {
+      Proposal p = proposals.get(i);
       String id = p.estimate().vertexId();
       List<Reason> more = extra.get(id);
       List<Reason> reasons = p.reasons();
@@ -286,17 +345,17 @@ public final class ScalingPolicy implements DecisionPolicy {
         reasons = new ArrayList<>(reasons);
         reasons.addAll(more);
       }
-      result.add(
+      result[i] =
           new VertexDecision(
               id,
               p.estimate().name(),
               p.estimate().source(),
               p.estimate().currentParallelism(),
               p.recommended(),
-              targets.get(id),
-              reasons));
+              targets[i],
+              reasons);
     }
-    return result;
+    return List.of(result);
   }
 
   private static void note(Map<String, List<Reason>> extra, String id, ReasonCode c, String m) {
@@ -326,7 +385,8 @@ public final class ScalingPolicy implements DecisionPolicy {
 
   /** How long ago the policy started tracking a pending scale-down of {@code vertexId}. */
   Optional<Duration> scaleDownPendingFor(String vertexId) {
-    return Optional.ofNullable(pendingScaleDowns.get(vertexId))
+    return Optional.ofNullable(memory.get(vertexId))
+        .map(m -> m.down)
         .map(d -> Duration.between(d.since(), clock.instant()));
   }
 }

@@ -29,14 +29,20 @@ final class VertexTargets {
 
   static List<Proposal> propose(
       JobGraph graph, Estimate estimate, EfficiencyModel efficiency, Ds2Options o) {
-    List<Proposal> result = new ArrayList<>();
-    for (VertexEstimate v : estimate.vertices()) {
+    List<Proposal> result = new ArrayList<>(estimate.vertices().size());
+    List<Vertex> order = graph.topologicalOrder();
+    for (int i = 0; i < estimate.vertices().size(); i++) {
+      VertexEstimate v = estimate.vertices().get(i);
       List<Reason> reasons = new ArrayList<>(v.reasons());
       if (v.source() || !v.determined()) {
         result.add(new Proposal(v, v.currentParallelism(), v.currentParallelism(), reasons));
         continue;
       }
-      Vertex vertex = graph.vertex(v.vertexId()).orElseThrow();
+      // Estimates come in the graph's topological order: no lookup when the position matches.
+      Vertex vertex =
+          i < order.size() && order.get(i).id().equals(v.vertexId())
+              ? order.get(i)
+              : graph.vertex(v.vertexId()).orElseThrow();
       int recommended = withCostCurve(vertex, v, efficiency, o, reasons);
       int proposed = stepLimited(v.currentParallelism(), recommended, o, reasons);
       if (o.alignKeyed() && keyed(graph, vertex)) {

@@ -1,10 +1,9 @@
 package io.ds2.model.window;
 
 import io.ds2.model.window.SubtaskSample.Counter;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.function.DoublePredicate;
 import org.apache.commons.math3.stat.regression.SimpleRegression;
 
 /** A source's backlog over a window, fitted to its fresh readings. */
@@ -12,55 +11,59 @@ final class SourceBacklog {
   private SourceBacklog() {}
 
   /**
-   * @param readings polls at which this vertex had new values (no repeats), first to last
+   * @param readings the vertex's fresh readings (no repeats), first to last
    * @return empty if the vertex reports no {@code pendingRecords} (or too few readings of it)
    */
-  static Optional<Backlog> fit(List<JobSample> readings, String id) {
+  static Optional<Backlog> fit(VertexWindow.Readings readings) {
     // Only sources report a backlog: the fit is not set up for any other vertex.
     int reported = 0;
-    for (JobSample p : readings) {
-      reported += p.vertices().get(id).pendingRecords().isPresent() ? 1 : 0;
+    for (int k = 0; k < readings.size; k++) {
+      reported += readings.values[k].pendingRecords().isPresent() ? 1 : 0;
     }
     if (reported < 2) {
       return Optional.empty();
     }
     SimpleRegression pending = new SimpleRegression();
     SimpleRegression arrived = new SimpleRegression();
-    List<double[]> arrivals = new ArrayList<>();
-    JobSample start = readings.get(0);
-    VertexSample first = start.vertices().get(id);
-    double perRead =
-        outputPerRecordRead(first, readings.get(readings.size() - 1).vertices().get(id));
+    double[] times = new double[reported];
+    double[] totals = new double[reported];
+    int points = 0;
+    JobSample start = readings.polls[0];
+    VertexSample first = readings.values[0];
+    double perRead = outputPerRecordRead(first, readings.last());
     Counter read = perRead == 1 ? Counter.RECORDS_OUT : Counter.RECORDS_IN;
     double last = 0;
-    for (JobSample p : readings) {
-      VertexSample v = p.vertices().get(id);
+    for (int k = 0; k < readings.size; k++) {
+      VertexSample v = readings.values[k];
       OptionalDouble done = VertexWindow.sumOf(v.subtasks(), read);
       if (v.pendingRecords().isEmpty() || done.isEmpty()) {
         continue;
       }
-      double t = TaskClock.between(first, v, VertexWindow.pollSeconds(start, p)).seconds();
+      double t =
+          TaskClock.between(first, v, VertexWindow.pollSeconds(start, readings.polls[k])).seconds();
       last = v.pendingRecords().getAsDouble() * perRead;
       pending.addData(t, last);
       double total = last + done.getAsDouble() * perRead;
       arrived.addData(t, total);
-      arrivals.add(new double[] {t, total});
+      times[points] = t;
+      totals[points] = total;
+      points++;
     }
-    if (pending.getN() < 2) {
+    if (points < 2) {
       return Optional.empty();
     }
-    double firstT = arrivals.get(0)[0];
-    double lastT = arrivals.get(arrivals.size() - 1)[0];
+    double firstT = times[0];
+    double lastT = times[points - 1];
     double middle = (firstT + lastT) / 2;
     return Optional.of(
         new Backlog(
             last,
             pending.getSlope(),
             arrived.getSlope(),
-            (int) pending.getN(),
+            points,
             lastT - firstT,
-            slope(arrivals.stream().filter(a -> a[0] <= middle).toList()),
-            slope(arrivals.stream().filter(a -> a[0] >= middle).toList())));
+            slope(times, totals, points, t -> t <= middle),
+            slope(times, totals, points, t -> t >= middle)));
   }
 
   /**
@@ -82,13 +85,19 @@ final class SourceBacklog {
     return read > 0 && emitted >= 0 ? emitted / read : 1;
   }
 
-  /** Least-squares slope of (t, value) pairs, if there are enough of them to mean something. */
-  private static OptionalDouble slope(List<double[]> data) {
-    if (data.size() < Backlog.MIN_POINTS_PER_HALF) {
-      return OptionalDouble.empty();
-    }
+  /**
+   * Least-squares slope of the (t, value) pairs whose t is {@code in} the half, if there are enough
+   * of them to mean something.
+   */
+  private static OptionalDouble slope(double[] times, double[] values, int n, DoublePredicate in) {
     SimpleRegression r = new SimpleRegression();
-    data.forEach(d -> r.addData(d[0], d[1]));
-    return OptionalDouble.of(r.getSlope());
+    for (int k = 0; k < n; k++) {
+      if (in.test(times[k])) {
+        r.addData(times[k], values[k]);
+      }
+    }
+    return r.getN() < Backlog.MIN_POINTS_PER_HALF
+        ? OptionalDouble.empty()
+        : OptionalDouble.of(r.getSlope());
   }
 }

@@ -112,6 +112,30 @@ public final class SubtaskSample {
     };
   }
 
+  /**
+   * The first counter among {@code mask} (bits by ordinal) that both report and that is lower in
+   * {@code later} than here, or -1: a restart check over fields, not a switch per counter.
+   */
+  int firstDecrease(SubtaskSample later, int mask) {
+    int both = present & later.present & mask;
+    if ((both & 1) != 0 && later.in < in) {
+      return 0;
+    }
+    if ((both & 2) != 0 && later.out < out) {
+      return 1;
+    }
+    if ((both & 4) != 0 && later.busy < busy) {
+      return 2;
+    }
+    if ((both & 8) != 0 && later.idle < idle) {
+      return 3;
+    }
+    if ((both & 16) != 0 && later.backPressured < backPressured) {
+      return 4;
+    }
+    return -1;
+  }
+
   public OptionalDouble get(Counter c) {
     return has(c) ? OptionalDouble.of(raw(c.ordinal())) : OptionalDouble.empty();
   }

@@ -2,8 +2,7 @@ package io.ds2.model.window;
 
 import io.ds2.model.graph.Vertex;
 import io.ds2.model.window.SubtaskSample.Counter;
-import java.time.Duration;
-import java.util.ArrayList;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -36,9 +35,12 @@ final class VertexWindow {
   /** Distinct readings a fit of busy time per record needs before it replaces the two ends. */
   static final int MIN_FIT_READINGS = 3;
 
-  private static final Counter[] MONOTONIC = {
-    Counter.RECORDS_IN, Counter.RECORDS_OUT, Counter.IDLE_TIME_MS, Counter.BACK_PRESSURED_TIME_MS
-  };
+  // bits by ordinal of the counters that only grow while a task runs
+  private static final int MONOTONIC =
+      1 << Counter.RECORDS_IN.ordinal()
+          | 1 << Counter.RECORDS_OUT.ordinal()
+          | 1 << Counter.IDLE_TIME_MS.ordinal()
+          | 1 << Counter.BACK_PRESSURED_TIME_MS.ordinal();
 
   private VertexWindow() {}
 
@@ -49,54 +51,77 @@ final class VertexWindow {
 
   record Refused(WindowResult.NotReady why) implements Outcome {}
 
-  /** A poll at which the vertex had new values. */
-  private record Reading(JobSample poll, VertexSample values) {}
+  /**
+   * The polls at which the vertex had new values, and those values, first to last. Arrays, not a
+   * list of pairs, and one for a whole window reused vertex after vertex: at 1,000 vertices, a list
+   * per vertex was a tenth of the window's allocation.
+   */
+  static final class Readings {
+    final JobSample[] polls;
+    final VertexSample[] values;
+    int size;
+
+    Readings(int capacity) {
+      polls = new JobSample[capacity];
+      values = new VertexSample[capacity];
+    }
+
+    void add(JobSample poll, VertexSample v) {
+      polls[size] = poll;
+      values[size] = v;
+      size++;
+    }
+
+    VertexSample last() {
+      return values[size - 1];
+    }
+
+    void clear() {
+      size = 0;
+    }
+  }
 
   /**
    * @param points the window's change points (polls at which some value of the job changed)
+   * @param values each point's values of every vertex, by topological position
+   * @param pos the vertex's topological position
+   * @param scratch reused for the vertex's readings (held only during the call)
    */
-  static Outcome observe(Vertex v, List<JobSample> points) {
-    List<Reading> readings = freshReadings(v.id(), points);
-    if (readings.size() < 2) {
+  static Outcome observe(
+      Vertex v, int pos, JobSample[] points, VertexSample[][] values, Readings scratch) {
+    Readings readings = freshReadings(pos, points, values, scratch);
+    if (readings.size < 2) {
       return notRefreshed(v);
     }
     Optional<WindowResult.NotReady> restarted = checkMonotonic(v, readings);
     if (restarted.isPresent()) {
       return new Refused(restarted.get());
     }
-    Reading first = readings.get(0);
-    Reading last = readings.get(readings.size() - 1);
-    VertexSample a = first.values();
-    VertexSample b = last.values();
-    TaskClock.Elapsed elapsed = TaskClock.between(a, b, pollSeconds(first.poll(), last.poll()));
+    VertexSample a = readings.values[0];
+    VertexSample b = readings.last();
+    TaskClock.Elapsed elapsed =
+        TaskClock.between(a, b, pollSeconds(readings.polls[0], readings.polls[readings.size - 1]));
     if (elapsed.seconds() <= 0) {
       return notRefreshed(v);
     }
-    List<SubtaskSample> deltas = new ArrayList<>();
-    for (int i = 0; i < a.subtasks().size(); i++) {
-      deltas.add(subtaskDelta(i, readings, elapsed.seconds()));
+    SubtaskSample[] deltas = new SubtaskSample[a.subtasks().size()];
+    for (int i = 0; i < deltas.length; i++) {
+      deltas[i] = subtaskDelta(i, readings, elapsed.seconds());
     }
+    List<SubtaskSample> subtaskDeltas = List.of(deltas);
     return new Observed(
         new VertexObservation(
             v.id(),
             a.parallelism(),
             elapsed.seconds(),
             elapsed.base(),
-            sumOf(deltas, Counter.RECORDS_IN).orElse(0),
-            sumOf(deltas, Counter.RECORDS_OUT).orElse(0),
-            sumOf(deltas, Counter.BUSY_TIME_MS),
-            sumOf(deltas, Counter.IDLE_TIME_MS),
-            sumOf(deltas, Counter.BACK_PRESSURED_TIME_MS),
-            deltas,
-            SourceBacklog.fit(polls(readings), v.id())));
-  }
-
-  private static List<JobSample> polls(List<Reading> readings) {
-    List<JobSample> polls = new ArrayList<>(readings.size());
-    for (Reading r : readings) {
-      polls.add(r.poll());
-    }
-    return polls;
+            sumOrZero(subtaskDeltas, Counter.RECORDS_IN),
+            sumOrZero(subtaskDeltas, Counter.RECORDS_OUT),
+            sumOf(subtaskDeltas, Counter.BUSY_TIME_MS),
+            sumOf(subtaskDeltas, Counter.IDLE_TIME_MS),
+            sumOf(subtaskDeltas, Counter.BACK_PRESSURED_TIME_MS),
+            subtaskDeltas,
+            SourceBacklog.fit(readings)));
   }
 
   private static Refused notRefreshed(Vertex v) {
@@ -112,51 +137,50 @@ final class VertexWindow {
    * previous ones for others. A repeated reading is stale, not "no progress": a running task's
    * elapsed time always advances.
    */
-  private static List<Reading> freshReadings(String id, List<JobSample> points) {
-    List<Reading> readings = new ArrayList<>();
-    for (JobSample p : points) {
-      VertexSample v = p.vertices().get(id);
-      if (readings.isEmpty() || !readings.get(readings.size() - 1).values().equals(v)) {
-        readings.add(new Reading(p, v));
+  private static Readings freshReadings(
+      int pos, JobSample[] points, VertexSample[][] values, Readings readings) {
+    readings.clear();
+    for (int k = 0; k < points.length; k++) {
+      VertexSample v = values[k][pos];
+      if (readings.size == 0 || !readings.last().equals(v)) {
+        readings.add(points[k], v);
       }
     }
     return readings;
   }
 
-  private static Optional<WindowResult.NotReady> checkMonotonic(Vertex v, List<Reading> readings) {
-    for (int k = 1; k < readings.size(); k++) {
-      List<SubtaskSample> before = readings.get(k - 1).values().subtasks();
-      List<SubtaskSample> after = readings.get(k).values().subtasks();
+  private static Optional<WindowResult.NotReady> checkMonotonic(Vertex v, Readings readings) {
+    for (int k = 1; k < readings.size; k++) {
+      List<SubtaskSample> before = readings.values[k - 1].subtasks();
+      List<SubtaskSample> after = readings.values[k].subtasks();
       for (int i = 0; i < before.size(); i++) {
         SubtaskSample x = before.get(i);
         SubtaskSample y = after.get(i);
-        int both = x.presentMask() & y.presentMask();
-        for (Counter c : MONOTONIC) {
-          int o = c.ordinal();
-          if ((both & (1 << o)) != 0 && y.raw(o) < x.raw(o)) {
-            return Optional.of(
-                new WindowResult.NotReady(
-                    WindowProblem.COUNTER_DECREASED,
-                    String.format(
-                        Locale.ROOT,
-                        "%s of vertex %s subtask %d went down from %.0f to %.0f at %s: the task"
-                            + " restarted",
-                        c.flinkName(),
-                        v.name(),
-                        i,
-                        x.raw(o),
-                        y.raw(o),
-                        readings.get(k).poll().time())));
-          }
+        int o = x.firstDecrease(y, MONOTONIC);
+        if (o >= 0) {
+          Counter c = Counter.values()[o];
+          return Optional.of(
+              new WindowResult.NotReady(
+                  WindowProblem.COUNTER_DECREASED,
+                  String.format(
+                      Locale.ROOT,
+                      "%s of vertex %s subtask %d went down from %.0f to %.0f at %s: the task"
+                          + " restarted",
+                      c.flinkName(),
+                      v.name(),
+                      i,
+                      x.raw(o),
+                      y.raw(o),
+                      readings.polls[k].time())));
         }
       }
     }
     return Optional.empty();
   }
 
-  private static SubtaskSample subtaskDelta(int i, List<Reading> readings, double vertexSeconds) {
-    SubtaskSample a = readings.get(0).values().subtasks().get(i);
-    SubtaskSample b = readings.get(readings.size() - 1).values().subtasks().get(i);
+  private static SubtaskSample subtaskDelta(int i, Readings readings, double vertexSeconds) {
+    SubtaskSample a = readings.values[0].subtasks().get(i);
+    SubtaskSample b = readings.last().subtasks().get(i);
     // A delta is known where both ends are; busy time is then refined below.
     int present = a.presentMask() & b.presentMask();
     double elapsedMs = hasTotal(a) && hasTotal(b) ? totalMs(b) - totalMs(a) : 0;
@@ -185,12 +209,12 @@ final class VertexWindow {
    * Busy time of subtask {@code i} over the window (see the class comment); both ends report busy
    * time.
    */
-  private static double busy(int i, List<Reading> readings, double limitMs, int present) {
-    SubtaskSample a = readings.get(0).values().subtasks().get(i);
-    SubtaskSample b = readings.get(readings.size() - 1).values().subtasks().get(i);
+  private static double busy(int i, Readings readings, double limitMs, int present) {
+    SubtaskSample a = readings.values[0].subtasks().get(i);
+    SubtaskSample b = readings.last().subtasks().get(i);
     double busy = deltaOf(a, b, Counter.BUSY_TIME_MS, present);
     // Two readings cannot beat their own ends; most windows of a 10 s store have three or four.
-    if (readings.size() >= MIN_FIT_READINGS && (present & 1 << Counter.RECORDS_IN.ordinal()) != 0) {
+    if (readings.size >= MIN_FIT_READINGS && (present & 1 << Counter.RECORDS_IN.ordinal()) != 0) {
       OptionalDouble perRecord = busyPerRecord(i, readings);
       if (perRecord.isPresent()) {
         busy = perRecord.getAsDouble() * deltaOf(a, b, Counter.RECORDS_IN, present);
@@ -203,11 +227,11 @@ final class VertexWindow {
    * The least-squares slope of cumulative busy time on cumulative records read, if enough distinct
    * readings back it and it is positive.
    */
-  private static OptionalDouble busyPerRecord(int i, List<Reading> readings) {
+  private static OptionalDouble busyPerRecord(int i, Readings readings) {
     SimpleRegression fit = new SimpleRegression();
     Set<Double> distinct = new HashSet<>();
-    for (Reading r : readings) {
-      SubtaskSample s = r.values().subtasks().get(i);
+    for (int k = 0; k < readings.size; k++) {
+      SubtaskSample s = readings.values[k].subtasks().get(i);
       if (s.has(Counter.RECORDS_IN) && s.has(Counter.BUSY_TIME_MS)) {
         fit.addData(s.value(Counter.RECORDS_IN), s.value(Counter.BUSY_TIME_MS));
         distinct.add(s.value(Counter.RECORDS_IN));
@@ -236,7 +260,24 @@ final class VertexWindow {
   }
 
   static double pollSeconds(JobSample from, JobSample to) {
-    return Duration.between(from.time(), to.time()).toNanos() / 1e9;
+    // Not through Duration: one per vertex and window adds up at 1,000 vertices.
+    Instant a = from.time();
+    Instant b = to.time();
+    return (b.getEpochSecond() - a.getEpochSecond()) + (b.getNano() - a.getNano()) / 1e9;
+  }
+
+  /** The sum over subtasks, 0 where a subtask does not report the counter. */
+  static double sumOrZero(List<SubtaskSample> subtasks, Counter c) {
+    int o = c.ordinal();
+    double total = 0;
+    for (int i = 0; i < subtasks.size(); i++) {
+      SubtaskSample s = subtasks.get(i);
+      if ((s.presentMask() & (1 << o)) == 0) {
+        return 0;
+      }
+      total += s.raw(o);
+    }
+    return total;
   }
 
   static OptionalDouble sumOf(List<SubtaskSample> subtasks, Counter c) {

@@ -6,10 +6,10 @@ import io.ds2.model.window.SubtaskSample.Counter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Turns raw job samples into a clean observation window, or says why it cannot.
@@ -23,10 +23,12 @@ import java.util.Optional;
  * down, which Flink derives and which falls under back-pressure.
  */
 public final class WindowBuilder {
-  private static final Counter[] REQUIRED_FOR_ALL = {Counter.RECORDS_OUT};
-  private static final Counter[] REQUIRED_FOR_OPERATORS = {
-    Counter.RECORDS_IN, Counter.RECORDS_OUT, Counter.BUSY_TIME_MS
-  };
+  // Masks of the counters every subtask must report (bit c.ordinal() for counter c).
+  private static final int REQUIRED_FOR_ALL = 1 << Counter.RECORDS_OUT.ordinal();
+  private static final int REQUIRED_FOR_OPERATORS =
+      1 << Counter.RECORDS_IN.ordinal()
+          | 1 << Counter.RECORDS_OUT.ordinal()
+          | 1 << Counter.BUSY_TIME_MS.ordinal();
 
   private static final double LENGTH_TOLERANCE = 0.02;
 
@@ -47,26 +49,42 @@ public final class WindowBuilder {
       return notReady(WindowProblem.TOO_FEW_SAMPLES, "no samples yet");
     }
     JobSample first = samples.get(0);
-    for (JobSample s : samples) {
-      Optional<WindowResult> problem = checkConsistent(graph, first, s);
-      if (problem.isPresent()) {
-        return problem.get();
+    List<Vertex> order = graph.topologicalOrder();
+    // Every sample's values of every vertex, by topological position, looked up once: at 1,000
+    // vertices, each check looking them up by id again was a sixth of the window's time.
+    VertexSample[][] values = new VertexSample[samples.size()][];
+    for (int k = 0; k < samples.size(); k++) {
+      values[k] = inOrder(order, samples.get(k));
+    }
+    for (int k = 0; k < samples.size(); k++) {
+      WindowResult.NotReady problem =
+          checkConsistent(order, first, values[0], samples.get(k), values[k]);
+      if (problem != null) {
+        return problem;
       }
     }
     // Every sample, not just the window's ends: a missing or NaN metric is reported at once,
     // even while the store has not refreshed enough for a window to form.
-    for (JobSample s : samples) {
-      for (Vertex v : graph.topologicalOrder()) {
+    for (int k = 0; k < samples.size(); k++) {
+      for (int pos = 0; pos < order.size(); pos++) {
         WindowResult.NotReady missing =
-            checkRequired(v, graph.isSource(v.id()) ? REQUIRED_FOR_ALL : REQUIRED_FOR_OPERATORS, s);
+            checkRequired(
+                order.get(pos),
+                graph.isSourceAt(pos) ? REQUIRED_FOR_ALL : REQUIRED_FOR_OPERATORS,
+                samples.get(k),
+                values[k][pos]);
         if (missing != null) {
           return missing;
         }
       }
     }
     Instant settled = first.runningSince().plus(warmUp);
-    List<JobSample> points =
-        changePoints(samples).stream().filter(p -> !p.time().isBefore(settled)).toList();
+    List<Integer> points = new ArrayList<>();
+    for (int k : changePoints(samples)) {
+      if (!samples.get(k).time().isBefore(settled)) {
+        points.add(k);
+      }
+    }
     if (points.size() < 2) {
       return first.time().isBefore(settled)
           ? notReady(
@@ -74,23 +92,48 @@ public final class WindowBuilder {
               "job (re)started at " + first.runningSince() + "; warming up for " + warmUp)
           : notReady(WindowProblem.TOO_FEW_SAMPLES, "waiting for Flink to refresh its metrics");
     }
-    WindowResult whole = cut(graph, points);
+    WindowResult whole = cut(graph, samples, values, points);
     // Flink's task time times every reading exactly, even one that sat in the metric store long
     // before the first poll. Poll time does not: there the first change point's time is unknown,
     // so the window starts at the next one when there is one to spare.
     if (whole instanceof WindowResult.Ready r && timedByPolls(r.window()) && points.size() >= 3) {
-      return cut(graph, points.subList(1, points.size()));
+      return cut(graph, samples, values, points.subList(1, points.size()));
     }
     return whole;
   }
 
-  private WindowResult cut(JobGraph graph, List<JobSample> points) {
-    Map<String, VertexObservation> observations =
-        new LinkedHashMap<>(2 * graph.topologicalOrder().size());
+  /**
+   * The sample's values of each vertex in {@code order} (null where it has none). Samples are
+   * mostly taken in the graph's order, so each entry is checked against the next one before falling
+   * back to a lookup by id.
+   */
+  private static VertexSample[] inOrder(List<Vertex> order, JobSample s) {
+    VertexSample[] values = new VertexSample[order.size()];
+    Iterator<VertexSample> next = s.vertices().values().iterator();
+    for (int pos = 0; pos < values.length; pos++) {
+      String id = order.get(pos).id();
+      VertexSample v = next.hasNext() ? next.next() : null;
+      values[pos] = v != null && v.vertexId().equals(id) ? v : s.vertices().get(id);
+    }
+    return values;
+  }
+
+  private WindowResult cut(
+      JobGraph graph, List<JobSample> samples, VertexSample[][] values, List<Integer> at) {
+    List<Vertex> order = graph.topologicalOrder();
+    JobSample[] points = new JobSample[at.size()];
+    VertexSample[][] pointValues = new VertexSample[at.size()][];
+    for (int k = 0; k < points.length; k++) {
+      points[k] = samples.get(at.get(k));
+      pointValues[k] = values[at.get(k)];
+    }
+    VertexWindow.Readings scratch = new VertexWindow.Readings(points.length);
+    Map<String, VertexObservation> observations = new LinkedHashMap<>(2 * order.size());
     double shortest = Double.MAX_VALUE;
     WindowResult.NotReady waitFor = null;
-    for (Vertex v : graph.topologicalOrder()) {
-      VertexWindow.Outcome o = VertexWindow.observe(v, points);
+    for (int pos = 0; pos < order.size(); pos++) {
+      Vertex v = order.get(pos);
+      VertexWindow.Outcome o = VertexWindow.observe(v, pos, points, pointValues, scratch);
       if (o instanceof VertexWindow.Refused refused) {
         // A restart anywhere drops the samples at once; a vertex not refreshed yet only waits.
         if (refused.why().problem().invalidatesSamples()) {
@@ -116,20 +159,28 @@ public final class WindowBuilder {
           String.format(
               java.util.Locale.ROOT, "window has %.1f s of %d s", shortest, minLength.toSeconds()));
     }
-    JobSample start = points.get(0);
-    JobSample end = points.get(points.size() - 1);
-    return new WindowResult.Ready(new ObservationWindow(start.time(), end.time(), observations));
+    JobSample start = points[0];
+    JobSample end = points[points.length - 1];
+    return new WindowResult.Ready(ObservationWindow.owning(start.time(), end.time(), observations));
   }
 
   private static boolean timedByPolls(ObservationWindow w) {
-    return w.vertices().values().stream().anyMatch(o -> o.timeBase() == TimeBase.POLL_TIME);
+    for (VertexObservation o : w.vertices().values()) {
+      if (o.timeBase() == TimeBase.POLL_TIME) {
+        return true;
+      }
+    }
+    return false;
   }
 
-  private static Optional<WindowResult> checkConsistent(
-      JobGraph graph, JobSample first, JobSample s) {
+  private static WindowResult.NotReady checkConsistent(
+      List<Vertex> order,
+      JobSample first,
+      VertexSample[] firstValues,
+      JobSample s,
+      VertexSample[] values) {
     if (!"RUNNING".equals(s.jobState())) {
-      return Optional.of(
-          notReady(WindowProblem.JOB_NOT_RUNNING, "job was " + s.jobState() + " at " + s.time()));
+      return notReady(WindowProblem.JOB_NOT_RUNNING, "job was " + s.jobState() + " at " + s.time());
     }
     boolean restarted =
         !s.runningSince().equals(first.runningSince())
@@ -137,50 +188,51 @@ public final class WindowBuilder {
                 && first.restarts().isPresent()
                 && s.restarts().getAsLong() != first.restarts().getAsLong());
     if (restarted) {
-      return Optional.of(notReady(WindowProblem.RESTARTED, "job restarted at " + s.runningSince()));
+      return notReady(WindowProblem.RESTARTED, "job restarted at " + s.runningSince());
     }
-    for (Vertex v : graph.topologicalOrder()) {
-      Optional<VertexSample> vs = s.vertex(v.id());
-      Optional<VertexSample> v0 = first.vertex(v.id());
-      if (vs.isEmpty() || v0.isEmpty()) {
-        return Optional.of(
-            notReady(
-                WindowProblem.PARTIAL_METRICS,
-                "no metrics for vertex " + v.name() + " at " + s.time()));
+    for (int pos = 0; pos < order.size(); pos++) {
+      Vertex v = order.get(pos);
+      VertexSample vs = values[pos];
+      VertexSample v0 = firstValues[pos];
+      if (vs == null || v0 == null) {
+        return notReady(
+            WindowProblem.PARTIAL_METRICS, "no metrics for vertex " + v.name() + " at " + s.time());
       }
-      if (!"RUNNING".equals(vs.get().status())) {
-        return Optional.of(
-            notReady(
-                WindowProblem.JOB_NOT_RUNNING,
-                "vertex " + v.name() + " was " + vs.get().status() + " at " + s.time()));
+      if (!"RUNNING".equals(vs.status())) {
+        return notReady(
+            WindowProblem.JOB_NOT_RUNNING,
+            "vertex " + v.name() + " was " + vs.status() + " at " + s.time());
       }
-      if (vs.get().parallelism() != v0.get().parallelism()) {
-        return Optional.of(
-            notReady(
-                WindowProblem.RESTARTED,
-                "vertex " + v.name() + " changed parallelism at " + s.time()));
+      if (vs.parallelism() != v0.parallelism()) {
+        return notReady(
+            WindowProblem.RESTARTED, "vertex " + v.name() + " changed parallelism at " + s.time());
       }
-      if (vs.get().subtasks().size() != vs.get().parallelism()) {
-        return Optional.of(
-            notReady(
-                WindowProblem.PARTIAL_METRICS,
-                "vertex "
-                    + v.name()
-                    + " reported "
-                    + vs.get().subtasks().size()
-                    + " of "
-                    + vs.get().parallelism()
-                    + " subtasks at "
-                    + s.time()));
+      if (vs.subtasks().size() != vs.parallelism()) {
+        return notReady(
+            WindowProblem.PARTIAL_METRICS,
+            "vertex "
+                + v.name()
+                + " reported "
+                + vs.subtasks().size()
+                + " of "
+                + vs.parallelism()
+                + " subtasks at "
+                + s.time());
       }
     }
-    return Optional.empty();
+    return null;
   }
 
-  private static WindowResult.NotReady checkRequired(Vertex v, Counter[] required, JobSample s) {
-    for (SubtaskSample st : s.vertices().get(v.id()).subtasks()) {
-      for (Counter c : required) {
-        if (!st.has(c)) {
+  private static WindowResult.NotReady checkRequired(
+      Vertex v, int required, JobSample s, VertexSample values) {
+    List<SubtaskSample> subtasks = values.subtasks();
+    for (int i = 0; i < subtasks.size(); i++) {
+      SubtaskSample st = subtasks.get(i);
+      if ((st.presentMask() & required) == required) {
+        continue;
+      }
+      for (Counter c : Counter.values()) {
+        if ((required & 1 << c.ordinal()) != 0 && !st.has(c)) {
           return notReady(
               WindowProblem.METRIC_MISSING,
               c.flinkName()
@@ -196,12 +248,16 @@ public final class WindowBuilder {
     return null;
   }
 
-  /** The first sample of every run of identical metric values. */
-  static List<JobSample> changePoints(List<JobSample> samples) {
-    List<JobSample> points = new ArrayList<>();
-    for (JobSample s : samples) {
-      if (points.isEmpty() || !points.get(points.size() - 1).vertices().equals(s.vertices())) {
-        points.add(s);
+  /** The index of the first sample of every run of identical metric values. */
+  static List<Integer> changePoints(List<JobSample> samples) {
+    List<Integer> points = new ArrayList<>();
+    for (int k = 0; k < samples.size(); k++) {
+      if (points.isEmpty()
+          || !samples
+              .get(points.get(points.size() - 1))
+              .vertices()
+              .equals(samples.get(k).vertices())) {
+        points.add(k);
       }
     }
     return points;
