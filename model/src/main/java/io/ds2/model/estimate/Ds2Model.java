@@ -262,8 +262,11 @@ public final class Ds2Model {
       if (load.isPresent() && required > 0) {
         double capacity = trueRate.getAsDouble() * options.targetUtilization();
         IntToDoubleFunction capacityAt = p -> capacity;
+        int inherited = inheritedFrom(pos, inputs);
         Optional<String> from =
-            inheritedFrom(pos, inputs).map(u -> graph.topologicalOrder().get(u).name());
+            inherited < 0
+                ? Optional.empty()
+                : Optional.of(graph.topologicalOrder().get(inherited).name());
         KeySpread s =
             KeyedEstimate.size(v, load.get(), from, inStar, capacityAt, recommended, options);
         KeyedEstimate.explain(v, s, inStar, capacityAt, options, reasons);
@@ -316,18 +319,19 @@ public final class Ds2Model {
                 ? KeyGroupLoad.even(v.maxParallelism())
                 : KeyGroupLoad.combine(v.maxParallelism(), known));
       }
-      return inheritedFrom(pos, inputs)
-          .map(u -> spreads[u].load())
-          .filter(l -> l.maxParallelism() == v.maxParallelism());
+      int u = inheritedFrom(pos, inputs);
+      return u >= 0 && spreads[u].load().maxParallelism() == v.maxParallelism()
+          ? Optional.of(spreads[u].load())
+          : Optional.empty();
     }
 
-    /** The position of the keyed vertex a FORWARD-only input reads one-to-one, if any. */
-    private Optional<Integer> inheritedFrom(int pos, List<Edge> inputs) {
+    /** The position of the keyed vertex a FORWARD-only input reads one-to-one, or -1. */
+    private int inheritedFrom(int pos, List<Edge> inputs) {
       if (inputs.size() != 1 || inputs.get(0).strategy() != ShipStrategy.FORWARD) {
-        return Optional.empty();
+        return -1;
       }
       int u = graph.inputPosition(pos, 0);
-      return spreads[u] == null ? Optional.empty() : Optional.of(u);
+      return spreads[u] == null ? -1 : u;
     }
   }
 

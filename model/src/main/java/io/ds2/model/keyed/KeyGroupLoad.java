@@ -295,7 +295,8 @@ public final class KeyGroupLoad {
 
   /** The observation made at parallelism {@code p}, if the vertex ran at it. */
   public Optional<SubtaskShares> measuredAt(int p) {
-    for (SubtaskShares o : observations) {
+    for (int i = 0; i < observations.size(); i++) { // by index: asked per candidate parallelism
+      SubtaskShares o = observations.get(i);
       if (o.parallelism() == p) {
         return Optional.of(o);
       }

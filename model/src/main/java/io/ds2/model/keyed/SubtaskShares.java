@@ -14,29 +14,64 @@ import java.util.Optional;
  * ones took. Once the buffers are full, the writer blocks on the full channel, so every channel
  * carries its share of the throttled rate: the input rates themselves are then the shares. Which of
  * the two holds is told by the writer upstream being back-pressured ({@code throttled}).
- *
- * @param maxParallelism the vertex's key groups
- * @param shares per subtask (index = subtask), summing to 1
- * @param costPerRecord busy seconds per record over the window: observations made at another cost
- *     describe another job
- * @param records how many records the observation stands for (its weight when averaged with others
- *     at the same parallelism)
  */
-public record SubtaskShares(
-    int maxParallelism, double[] shares, double costPerRecord, double records) {
+public final class SubtaskShares {
   /** Busy fraction from which a subtask counts as saturated (its input is then its capacity). */
   public static final double SATURATED_BUSY = 0.95;
 
-  public SubtaskShares {
-    shares = shares.clone();
+  // A class, not a record: a record's constructor would copy the shares again after every
+  // computation here made them afresh (each keyed vertex, each window).
+  private final int maxParallelism;
+  private final double[] shares;
+  private final double costPerRecord;
+  private final double records;
+
+  /**
+   * @param maxParallelism the vertex's key groups
+   * @param shares per subtask (index = subtask), summing to 1
+   * @param costPerRecord busy seconds per record over the window: observations made at another cost
+   *     describe another job
+   * @param records how many records the observation stands for (its weight when averaged with
+   *     others at the same parallelism)
+   */
+  public SubtaskShares(int maxParallelism, double[] shares, double costPerRecord, double records) {
+    this(maxParallelism, shares.clone(), costPerRecord, records, true);
+  }
+
+  // Takes ownership of {@code shares}; the flag only tells the constructors apart.
+  private SubtaskShares(
+      int maxParallelism, double[] shares, double costPerRecord, double records, boolean owns) {
     if (shares.length < 1 || shares.length > maxParallelism) {
       throw new IllegalArgumentException(
           "parallelism " + shares.length + " outside [1, max parallelism " + maxParallelism + "]");
     }
+    this.maxParallelism = maxParallelism;
+    this.shares = shares;
+    this.costPerRecord = costPerRecord;
+    this.records = records;
   }
 
   public SubtaskShares(int maxParallelism, double[] shares, double costPerRecord) {
     this(maxParallelism, shares, costPerRecord, 1);
+  }
+
+  public int maxParallelism() {
+    return maxParallelism;
+  }
+
+  /** Per subtask (index = subtask), summing to 1. The array itself: callers do not modify it. */
+  public double[] shares() {
+    return shares;
+  }
+
+  /** Busy seconds per record over the window(s). */
+  public double costPerRecord() {
+    return costPerRecord;
+  }
+
+  /** How many records the observation stands for. */
+  public double records() {
+    return records;
   }
 
   public int parallelism() {
@@ -68,7 +103,7 @@ public record SubtaskShares(
       avg[i] = (shares[i] * old + newer.shares[i] * newer.records) / total;
     }
     double cost = (costPerRecord * old + newer.costPerRecord * newer.records) / total;
-    return new SubtaskShares(maxParallelism, avg, cost, total);
+    return new SubtaskShares(maxParallelism, avg, cost, total, true);
   }
 
   /**
@@ -124,7 +159,7 @@ public record SubtaskShares(
     for (int i = 0; i < p; i++) {
       need[i] /= total;
     }
-    return Optional.of(new SubtaskShares(maxParallelism, need, costPerRecord, records));
+    return Optional.of(new SubtaskShares(maxParallelism, need, costPerRecord, records, true));
   }
 
   // A loop, not a stream: this runs for every keyed vertex in every window.

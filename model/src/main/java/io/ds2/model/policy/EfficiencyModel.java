@@ -1,8 +1,6 @@
 package io.ds2.model.policy;
 
 import io.ds2.model.estimate.VertexEstimate;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Optional;
 import org.apache.commons.math3.stat.regression.SimpleRegression;
 
@@ -12,7 +10,7 @@ import org.apache.commons.math3.stat.regression.SimpleRegression;
  */
 final class EfficiencyModel {
   private static final int MAX_POINTS_PER_VERTEX = 8;
-  private final Map<String, Points> costs = new HashMap<>();
+  private final ByVertex<Points> costs = new ByVertex<>();
 
   /**
    * One vertex's measured cost per record by parallelism, most recent last. Two small arrays, not a
@@ -53,26 +51,26 @@ final class EfficiencyModel {
     }
   }
 
-  /** Records the latest measured cost at the vertex's current parallelism. */
-  void observe(VertexEstimate v) {
+  /**
+   * Records the latest measured cost at the vertex's current parallelism; {@code position} is the
+   * vertex's in the estimate.
+   */
+  void observe(int position, VertexEstimate v) {
     if (v.source() || !v.determined() || v.trueProcessingRatePerInstance().isEmpty()) {
       return;
     }
-    Points points = costs.get(v.vertexId());
-    if (points == null) {
-      points = new Points();
-      costs.put(v.vertexId(), points);
-    }
+    Points points = costs.at(position, v.vertexId(), Points::new);
     points.put(v.currentParallelism(), 1 / v.trueProcessingRatePerInstance().getAsDouble());
   }
 
   /**
    * The fitted curve, if the vertex ran at two or more parallelisms and the cost at the largest
    * exceeds the cost at the smallest by more than {@code tolerance} (relative): otherwise DS2's
-   * linear assumption holds within measurement noise.
+   * linear assumption holds within measurement noise. {@code position} is the vertex's in the
+   * estimate.
    */
-  Optional<CostCurve> curve(String vertexId, double tolerance) {
-    Points points = costs.get(vertexId);
+  Optional<CostCurve> curve(int position, String vertexId, double tolerance) {
+    Points points = costs.find(position, vertexId);
     if (points == null || points.size < 2) {
       return Optional.empty();
     }

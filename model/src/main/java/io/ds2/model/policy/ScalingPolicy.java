@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,7 +28,7 @@ public final class ScalingPolicy implements DecisionPolicy {
   private final EfficiencyModel efficiency = new EfficiencyModel();
   // One entry per vertex holding all the policy remembers of it: at 1,000 vertices, a map per
   // concern (recent windows, scale-downs, notes) cost five lookups per vertex and window.
-  private final Map<String, VertexMemory> memory = new HashMap<>();
+  private final ByVertex<VertexMemory> memory = new ByVertex<>();
   private Optional<Instant> backoffUntil = Optional.empty();
   private boolean heldForShift;
 
@@ -49,19 +48,31 @@ public final class ScalingPolicy implements DecisionPolicy {
 
   public State state() {
     Map<String, ScaleDown> downs = new HashMap<>();
-    memory.forEach(
-        (id, m) -> {
-          if (m.down != null) {
-            downs.put(id, m.down);
-          }
-        });
+    memory
+        .asMap()
+        .forEach(
+            (id, m) -> {
+              if (m.down != null) {
+                downs.put(id, m.down);
+              }
+            });
     return new State(downs, backoffUntil);
   }
 
   /** Continues from a saved state (e.g. after a controller restart). */
   public void restore(State saved) {
     forgetScaleDowns();
-    saved.scaleDowns().forEach((id, down) -> memoryOf(id).down = down);
+    saved
+        .scaleDowns()
+        .forEach(
+            (id, down) -> {
+              VertexMemory m = memory.get(id);
+              if (m == null) {
+                m = new VertexMemory(options.activation());
+                memory.put(id, m);
+              }
+              m.down = down;
+            });
     backoffUntil = saved.backoffUntil();
   }
 
@@ -100,21 +111,17 @@ public final class ScalingPolicy implements DecisionPolicy {
     }
   }
 
-  private VertexMemory memoryOf(String id) {
-    VertexMemory m = memory.get(id);
-    if (m == null) {
-      m = new VertexMemory(options.activation());
-      memory.put(id, m);
-    }
-    return m;
+  private VertexMemory memoryOf(int position, String id) {
+    return memory.at(position, id, () -> new VertexMemory(options.activation()));
   }
 
   private void forgetRecent() {
-    memory.values().forEach(m -> m.filled = 0);
+    memory.asMap().values().forEach(m -> m.filled = 0);
   }
 
   private void forgetScaleDowns() {
     memory
+        .asMap()
         .values()
         .forEach(
             m -> {
@@ -141,7 +148,9 @@ public final class ScalingPolicy implements DecisionPolicy {
   @Override
   public Decision decide(JobGraph graph, Estimate estimate) {
     Instant now = clock.instant();
-    estimate.vertices().forEach(efficiency::observe);
+    for (int i = 0; i < estimate.vertices().size(); i++) {
+      efficiency.observe(i, estimate.vertices().get(i));
+    }
     List<Proposal> proposals = VertexTargets.propose(graph, estimate, efficiency, options);
     if (!estimate.complete()) {
       forgetRecent();
@@ -149,7 +158,7 @@ public final class ScalingPolicy implements DecisionPolicy {
           now,
           estimate,
           proposals,
-          Map.of(),
+          new Reason[proposals.size()],
           ReasonCode.ESTIMATE_INCOMPLETE,
           "some vertices could not be estimated; nothing is changed on partial information");
     }
@@ -162,19 +171,20 @@ public final class ScalingPolicy implements DecisionPolicy {
           now,
           estimate,
           proposals,
-          Map.of(),
+          new Reason[proposals.size()],
           ReasonCode.DEMAND_SHIFTED,
           shift.get() + " during the window; deciding on the next window");
     }
     heldForShift = false;
-    Map<String, List<Reason>> extra = new HashMap<>();
+    // The policy's own reason for each vertex (activation, delay, direction), at most one.
+    Reason[] extra = new Reason[proposals.size()];
     int[] targets = new int[proposals.size()];
     boolean changes = false;
     for (int i = 0; i < targets.length; i++) {
       Proposal p = proposals.get(i);
-      VertexMemory m = memoryOf(p.estimate().vertexId());
+      VertexMemory m = memoryOf(i, p.estimate().vertexId());
       m.add(p.proposed());
-      targets[i] = target(p, m, now, extra);
+      targets[i] = target(p, m, now, extra, i);
       changes |= targets[i] != p.estimate().currentParallelism();
     }
     if (backoffUntil.isPresent() && now.isBefore(backoffUntil.get())) {
@@ -187,8 +197,7 @@ public final class ScalingPolicy implements DecisionPolicy {
           "a recent rescale was not applied by Flink; trying again after " + backoffUntil.get());
     }
     if (changes) {
-      // Sized for every vertex: growing a map of 1,000 ids rehashes it seven times.
-      Map<String, Integer> parallelism = new LinkedHashMap<>(2 * targets.length);
+      Map<String, Integer> parallelism = Action.Rescale.fresh(targets.length);
       for (int i = 0; i < targets.length; i++) {
         parallelism.put(proposals.get(i).estimate().vertexId(), targets[i]);
       }
@@ -221,16 +230,15 @@ public final class ScalingPolicy implements DecisionPolicy {
   }
 
   /** Per vertex: activation over the recent windows, then the scale-down delay. */
-  private int target(Proposal p, VertexMemory m, Instant now, Map<String, List<Reason>> extra) {
-    String id = p.estimate().vertexId();
+  private int target(Proposal p, VertexMemory m, Instant now, Reason[] extra, int i) {
     int current = p.estimate().currentParallelism();
     boolean allUp = true;
     boolean allDown = true;
     boolean anyChange = false;
     int lowest = Integer.MAX_VALUE;
     int highest = Integer.MIN_VALUE;
-    for (int i = 0; i < m.filled; i++) {
-      int h = m.get(i);
+    for (int k = 0; k < m.filled; k++) {
+      int h = m.get(k);
       allUp &= h > current;
       allDown &= h < current;
       anyChange |= h != current;
@@ -238,11 +246,10 @@ public final class ScalingPolicy implements DecisionPolicy {
       highest = Math.max(highest, h);
     }
     if (anyChange && m.filled < options.activation()) {
-      note(
-          extra,
-          id,
-          ReasonCode.ACTIVATING,
-          m.filled + " of " + options.activation() + " windows agree on a change so far");
+      extra[i] =
+          new Reason(
+              ReasonCode.ACTIVATING,
+              m.filled + " of " + options.activation() + " windows agree on a change so far");
       return current;
     }
     if (!allDown) {
@@ -260,17 +267,16 @@ public final class ScalingPolicy implements DecisionPolicy {
       }
       Instant due = down.since().plus(options.scaleDownDelay());
       if (now.isBefore(due)) {
-        extra.computeIfAbsent(id, k -> new ArrayList<>()).add(delayNote(m, down, due));
+        extra[i] = delayNote(m, down, due);
         return current;
       }
       return down.highest();
     }
     if (anyChange) {
-      note(
-          extra,
-          id,
-          ReasonCode.DIRECTION_UNSTABLE,
-          "the last " + m.filled + " windows disagree on the direction: " + m.recentList());
+      extra[i] =
+          new Reason(
+              ReasonCode.DIRECTION_UNSTABLE,
+              "the last " + m.filled + " windows disagree on the direction: " + m.recentList());
     }
     return current;
   }
@@ -319,7 +325,7 @@ public final class ScalingPolicy implements DecisionPolicy {
       Instant now,
       Estimate estimate,
       List<Proposal> proposals,
-      Map<String, List<Reason>> extra,
+      Reason[] extra,
       ReasonCode code,
       String message) {
     int[] current = new int[proposals.size()];
@@ -334,16 +340,16 @@ public final class ScalingPolicy implements DecisionPolicy {
   }
 
   private static List<VertexDecision> vertexDecisions(
-      List<Proposal> proposals, int[] targets, Map<String, List<Reason>> extra) {
+      List<Proposal> proposals, int[] targets, Reason[] extra) {
     VertexDecision[] result = new VertexDecision[proposals.size()];
     for (int i = 0; i < result.length; i++) {
       Proposal p = proposals.get(i);
       String id = p.estimate().vertexId();
-      List<Reason> more = extra.get(id);
       List<Reason> reasons = p.reasons();
-      if (more != null) {
-        reasons = new ArrayList<>(reasons);
-        reasons.addAll(more);
+      if (extra[i] != null) {
+        Reason[] all = reasons.toArray(new Reason[reasons.size() + 1]);
+        all[reasons.size()] = extra[i];
+        reasons = List.of(all);
       }
       result[i] =
           new VertexDecision(
@@ -358,23 +364,21 @@ public final class ScalingPolicy implements DecisionPolicy {
     return List.of(result);
   }
 
-  private static void note(Map<String, List<Reason>> extra, String id, ReasonCode c, String m) {
-    extra.computeIfAbsent(id, k -> new ArrayList<>()).add(new Reason(c, m));
-  }
-
   // The most telling reason a hold has, for the one-line summary.
-  private static ReasonCode holdCode(Map<String, List<Reason>> extra) {
+  private static ReasonCode holdCode(Reason[] extra) {
     for (ReasonCode c :
         List.of(
             ReasonCode.SCALE_DOWN_DELAYED, ReasonCode.ACTIVATING, ReasonCode.DIRECTION_UNSTABLE)) {
-      if (extra.values().stream().flatMap(List::stream).anyMatch(r -> r.code() == c)) {
-        return c;
+      for (Reason r : extra) {
+        if (r != null && r.code() == c) {
+          return c;
+        }
       }
     }
     return ReasonCode.NO_CHANGE;
   }
 
-  private static String holdMessage(Map<String, List<Reason>> extra) {
+  private static String holdMessage(Reason[] extra) {
     return switch (holdCode(extra)) {
       case SCALE_DOWN_DELAYED -> "a scale-down is waiting out scale-down-delay";
       case ACTIVATING -> "a change is waiting for activation windows";

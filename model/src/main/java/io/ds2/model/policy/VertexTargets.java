@@ -43,7 +43,7 @@ final class VertexTargets {
           i < order.size() && order.get(i).id().equals(v.vertexId())
               ? order.get(i)
               : graph.vertex(v.vertexId()).orElseThrow();
-      int recommended = withCostCurve(vertex, v, efficiency, o, reasons);
+      int recommended = withCostCurve(i, vertex, v, efficiency, o, reasons);
       int proposed = stepLimited(v.currentParallelism(), recommended, o, reasons);
       if (o.alignKeyed() && keyed(graph, vertex)) {
         proposed = aligned(vertex, v, proposed, o, reasons);
@@ -55,12 +55,13 @@ final class VertexTargets {
   }
 
   private static int withCostCurve(
+      int position,
       Vertex vertex,
       VertexEstimate v,
       EfficiencyModel efficiency,
       Ds2Options o,
       List<Reason> reasons) {
-    Optional<CostCurve> curve = efficiency.curve(v.vertexId(), o.efficiencyTolerance());
+    Optional<CostCurve> curve = efficiency.curve(position, v.vertexId(), o.efficiencyTolerance());
     if (curve.isEmpty() || v.targetInputRate().isEmpty()) {
       return v.recommendedParallelism();
     }

@@ -40,7 +40,12 @@ final class SourceBacklog {
         continue;
       }
       double t =
-          TaskClock.between(first, v, VertexWindow.pollSeconds(start, readings.polls[k])).seconds();
+          TaskClock.between(
+                  first,
+                  v,
+                  VertexWindow.pollSeconds(start, readings.polls[k]),
+                  readings.scratch(first.subtasks().size()))
+              .seconds();
       last = v.pendingRecords().getAsDouble() * perRead;
       pending.addData(t, last);
       double total = last + done.getAsDouble() * perRead;

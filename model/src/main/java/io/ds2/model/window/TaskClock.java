@@ -21,8 +21,11 @@ final class TaskClock {
 
   record Elapsed(double seconds, TimeBase base) {}
 
-  static Elapsed between(VertexSample a, VertexSample b, double pollSeconds) {
-    OptionalDouble task = taskSeconds(a, b);
+  /**
+   * @param scratch at least one slot per subtask, to take the median in (reused by the caller)
+   */
+  static Elapsed between(VertexSample a, VertexSample b, double pollSeconds, double[] scratch) {
+    OptionalDouble task = taskSeconds(a, b, scratch);
     if (task.isPresent()) {
       double gap = Math.abs(task.getAsDouble() - pollSeconds);
       if (gap <= MAX_RELATIVE_GAP * pollSeconds + MAX_ABSOLUTE_GAP_SECONDS) {
@@ -32,12 +35,11 @@ final class TaskClock {
     return new Elapsed(pollSeconds, TimeBase.POLL_TIME);
   }
 
-  private static OptionalDouble taskSeconds(VertexSample a, VertexSample b) {
+  private static OptionalDouble taskSeconds(VertexSample a, VertexSample b, double[] perSubtask) {
     int n = Math.min(a.subtasks().size(), b.subtasks().size());
     if (n == 0) {
       return OptionalDouble.empty();
     }
-    double[] perSubtask = new double[n];
     for (int i = 0; i < n; i++) {
       SubtaskSample sa = a.subtasks().get(i);
       SubtaskSample sb = b.subtasks().get(i);
@@ -51,7 +53,7 @@ final class TaskClock {
       }
       perSubtask[i] = (tb - ta) / 1000.0;
     }
-    Arrays.sort(perSubtask);
+    Arrays.sort(perSubtask, 0, n);
     return OptionalDouble.of(
         n % 2 == 1 ? perSubtask[n / 2] : (perSubtask[n / 2 - 1] + perSubtask[n / 2]) / 2);
   }

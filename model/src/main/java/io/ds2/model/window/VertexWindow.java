@@ -60,6 +60,8 @@ final class VertexWindow {
     final JobSample[] polls;
     final VertexSample[] values;
     int size;
+    // for the task clock's median over subtasks
+    double[] scratch = new double[0];
 
     Readings(int capacity) {
       polls = new JobSample[capacity];
@@ -74,6 +76,13 @@ final class VertexWindow {
 
     VertexSample last() {
       return values[size - 1];
+    }
+
+    double[] scratch(int n) {
+      if (scratch.length < n) {
+        scratch = new double[n];
+      }
+      return scratch;
     }
 
     void clear() {
@@ -100,7 +109,11 @@ final class VertexWindow {
     VertexSample a = readings.values[0];
     VertexSample b = readings.last();
     TaskClock.Elapsed elapsed =
-        TaskClock.between(a, b, pollSeconds(readings.polls[0], readings.polls[readings.size - 1]));
+        TaskClock.between(
+            a,
+            b,
+            pollSeconds(readings.polls[0], readings.polls[readings.size - 1]),
+            readings.scratch(a.subtasks().size()));
     if (elapsed.seconds() <= 0) {
       return notRefreshed(v);
     }
