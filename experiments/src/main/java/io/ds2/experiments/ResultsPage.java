@@ -85,17 +85,26 @@ final class ResultsPage {
         row says, after as many warm-up rounds. Half the operators read a keyed (HASH) input and are
         sized by key-group range. The spread is kept per cell (runs of key groups no observation
         split), not per key group, so 32,768 key groups cost what 128 do. **The 1 ms target at 1,000
-        vertices is not met** (2.8 ms). Per vertex the window costs about 1.2 us, the estimate 1.2
-        and the decision 0.5; allocation profiles show a flat tail (some 2.6 KB per vertex and
-        decision: per-subtask deltas, observation, estimate, proposal and decision records, reason
-        lists, maps by vertex id), no single hot spot left. Steps so far: per-subtask counters as
-        one object with a presence mask instead of six (`SubtaskSample`), the DS2 walk's per-vertex
-        values in arrays by topological position instead of maps by id, maps sized up front, the
-        efficiency model updated in place. On this shared 2-core machine the same build also
-        measured 1.6-1.8 ms in some JVM runs and 2.8-3.0 in others (not explained yet; a small
-        fixed young generation did not make it fast); the table is the figure of the command above.
-        Before keyed sizing the figure was 1.33 ms (max parallelism 720); the first keyed version
-        took 9.0 ms (257 ms at 32,768 key groups), the previous one 3.7 ms.
+        vertices is not met** (1.44 ms; 2.8 ms the session before). Per vertex the window costs
+        about 0.6 us, the estimate 0.6 and the decision 0.23. What is left is near two floors
+        measured on this machine: only reading the two samples' counters (a map lookup per vertex
+        and sample, every subtask) takes 0.15-0.18 ms, and allocating 1.5 MB in small objects, what
+        one decision still allocates (the window's per-subtask deltas and observations, the
+        estimate's and decision's records), takes about 0.3 ms (some 5 GB/s); a profile shows no
+        hot spot above 5 %. Going further means a columnar model (per-vertex values in arrays, not
+        records), which the renderers, recordings and what-if all read today. Steps so far:
+        per-subtask counters as one object with a presence mask (`SubtaskSample`); the window
+        looks each vertex's values up once per sample, by topological position checked against the
+        sample's own order, instead of in every check, and reuses one readings buffer; the DS2
+        walk keeps per-vertex values, inputs and observations by topological position; a single
+        keyed observation is combined without fitting; the policy finds its per-vertex memory and
+        cost points by position (`ByVertex`), keeps its reasons in an array; no streams, boxed
+        maps or defensive copies of freshly computed data on per-vertex paths. On this shared
+        2-core machine the same build measures 1.2-2.2 ms from one JVM run to the next (all stages
+        slower together while a plain compute loop stays within 10 %, which points at memory
+        traffic shared with other tenants); the table is the figure of the command above. Before
+        keyed sizing the figure was 1.33 ms (max parallelism 720); the first keyed version took 9.0
+        ms (257 ms at 32,768 key groups), then 3.7 ms and 2.8 ms.
 
         | vertices | max parallelism | timed | window (median) | estimate | decide | total median | total p99 |
         |---:|---:|---:|---:|---:|---:|---:|---:|
