@@ -158,6 +158,8 @@ public final class Bench implements Runnable {
       description =
           "Run every scenario under every controller (or the smoke scenario); write runs.json.")
   static final class Suite implements Callable<Integer> {
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
     @Option(
         names = "--smoke",
         description = "Only the smoke scenario with ds2 (fails if it misses the oracle).")
@@ -169,8 +171,20 @@ public final class Bench implements Runnable {
     @Option(names = "--scenarios", split = ",", description = "Default: the suite's.")
     List<String> scenarios;
 
-    @Option(names = "--out", description = "Default: experiments/results/suite.")
-    Path out = Path.of("experiments/results/suite");
+    @Option(
+        names = "--out",
+        description =
+            "Default: experiments/results/suite (experiments/results/kafka-suite with --feed"
+                + " kafka).")
+    Path out;
+
+    @Option(
+        names = "--feed",
+        description =
+            "Where the jobs' records come from: synthetic (sources generate them in the job) or"
+                + " kafka (a broker the run starts, a producer per source, checkpointed"
+                + " KafkaSources). Default: synthetic.")
+    String feed = "synthetic";
 
     @Option(
         names = "--repeats",
@@ -182,20 +196,36 @@ public final class Bench implements Runnable {
 
     @Override
     public Integer call() throws Exception {
+      ScenarioRun.Feed source =
+          switch (feed) {
+            case "synthetic" -> ScenarioRun.Feed.SYNTHETIC;
+            case "kafka" -> ScenarioRun.Feed.KAFKA;
+            default ->
+                throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--feed must be synthetic or kafka, was " + feed);
+          };
+      if (out == null) {
+        out =
+            Path.of(
+                source == ScenarioRun.Feed.KAFKA
+                    ? "experiments/results/kafka-suite"
+                    : "experiments/results/suite");
+      }
       Files.createDirectories(out);
       List<Saso.Result> results = new ArrayList<>();
-      List<Scenario> list =
-          smoke
-              ? List.of(Scenario.smoke())
-              : scenarios == null
-                  ? Scenario.suite()
-                  : scenarios.stream().map(Scenario::byName).toList();
+      List<Scenario> list;
+      try {
+        list = scenarioList(source);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+      }
+
       int failed = 0;
       for (int repeat : repeats) {
         for (var s : list) {
           for (String c : smoke ? List.of("ds2") : controllers) {
             try {
-              var r = ScenarioRun.run(s, Controllers.byName(c), out, repeat);
+              var r = ScenarioRun.run(s, Controllers.byName(c), out, repeat, source);
               System.out.println(SuiteReport.row(r));
               results.add(r);
               // Stored run by run: a long suite that fails late keeps what it measured.
@@ -212,6 +242,18 @@ public final class Bench implements Runnable {
               .filter(r -> r.controller().equals("ds2"))
               .allMatch(r -> r.reachedOracle());
       return (smoke && !ok) || failed > 0 ? 1 : 0;
+    }
+
+    private List<Scenario> scenarioList(ScenarioRun.Feed source) {
+      return smoke
+          ? List.of(Scenario.smoke())
+          : source == ScenarioRun.Feed.KAFKA
+              ? scenarios == null
+                  ? Scenario.kafkaSuite()
+                  : scenarios.stream().map(Scenario::kafkaByName).toList()
+              : scenarios == null
+                  ? Scenario.suite()
+                  : scenarios.stream().map(Scenario::byName).toList();
     }
   }
 
@@ -267,19 +309,38 @@ public final class Bench implements Runnable {
           "Recompute every stored suite run from its recording against today's oracles and"
               + " keeps-up test (the live decision times are kept); rewrite runs.json.")
   static final class Rescore implements Callable<Integer> {
-    @Option(names = "--out", description = "Default: experiments/results/suite.")
-    Path out = Path.of("experiments/results/suite");
+    @Option(
+        names = "--out",
+        description = "Default: experiments/results/suite and experiments/results/kafka-suite.")
+    Path out;
 
     @Override
     public Integer call() throws Exception {
+      if (out != null) {
+        rescore(out, out.getFileName().toString().equals("kafka-suite"));
+        return 0;
+      }
+      rescore(Path.of("experiments/results/suite"), false);
+      Path kafka = Path.of("experiments/results/kafka-suite");
+      if (Files.exists(kafka.resolve("runs.json"))) {
+        rescore(kafka, true);
+      }
+      return 0;
+    }
+
+    /** {@code kafka}: the runs of the Kafka-fed suite, whose scenarios are stretched. */
+    private static void rescore(Path out, boolean kafka) throws Exception {
       List<Saso.Result> rescored = new ArrayList<>();
       for (Saso.Result old : SuiteReport.read(out.resolve("runs.json"))) {
-        Saso.Result r = Saso.rescore(Scenario.byName(old.scenario()), old, out);
+        Saso.Result r =
+            Saso.rescore(
+                kafka ? Scenario.kafkaByName(old.scenario()) : Scenario.byName(old.scenario()),
+                old,
+                out);
         System.out.println(SuiteReport.row(r));
         rescored.add(r);
       }
       SuiteReport.write(out.resolve("runs.json"), rescored);
-      return 0;
     }
   }
 

@@ -110,6 +110,12 @@ final class SuiteSection {
           window) every 10 s.
         - **oracle**: the static optimum; its slot-seconds are given in every row.
 
+        *These runs are mostly not valid by the Kafka-fed suite's test* (the *valid* column: an
+        overload must show at the sources, back-pressured or lagging, within 30 s): with Flink's
+        default network buffers and 13-byte records the overflow sits in buffers and the sources
+        see nothing. They are kept for the demo, the CI smoke test and the Nexmark queries, which
+        have no Kafka feed yet; the section above is the comparison that counts.
+
         Columns: *runs* = how many repeats the row stands for (the row shows the median run: median
         steps, then median slot-seconds; with more than one, the range over the runs and how many
         reached the oracle); *steps* = applied rescales per load phase; *last* = seconds from the
@@ -131,8 +137,8 @@ final class SuiteSection {
       return;
     }
     md.append(
-        "| scenario | controller | runs | steps | last (s) | final vs oracle | keeps up | slot-s (oracle) | under (s) | decide |\n");
-    md.append("|---|---|---|---|---|---|---|---|---|---|\n");
+        "| scenario | controller | runs | valid | steps | last (s) | final vs oracle | keeps up | slot-s (oracle) | under (s) | decide |\n");
+    md.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (Cell c : cells) {
       row(md, c);
     }
@@ -161,10 +167,11 @@ final class SuiteSection {
     Saso.Result r = c.median();
     md.append(
         fmt(
-            "| %s | %s | %s | %s | %s | %s | %s | %.0f (%.0f) | %.0f | %s |\n",
+            "| %s | %s | %s | %s | %s | %s | %s | %s | %.0f (%.0f) | %.0f | %s |\n",
             r.scenario(),
             r.controller(),
             c.spread(),
+            valid(r),
             r.phases().stream()
                 .map(p -> String.valueOf(p.steps()))
                 .collect(Collectors.joining(" / ")),
@@ -181,8 +188,19 @@ final class SuiteSection {
                 : fmt("%.2f ms", r.decisionMedianMicros() / 1000)));
   }
 
+  /**
+   * Whether the run's overloads showed at the sources within 30 s: "no" when one did not, "-" when
+   * no phase started overloaded (or the controller acted before it could show).
+   */
+  static String valid(Saso.Result r) {
+    if (!r.valid()) {
+      return "**no**";
+    }
+    return r.phases().stream().anyMatch(p -> Boolean.TRUE.equals(p.overloadShown())) ? "yes" : "-";
+  }
+
   /** Per phase: yes, or no with the busiest vertex and its busiest subtask's busy time. */
-  private static String keepsUp(io.ds2.experiments.bench.KeepsUp.Verdict v) {
+  static String keepsUp(io.ds2.experiments.bench.KeepsUp.Verdict v) {
     if (v == null || v.keepsUp() == null) {
       return "?";
     }
@@ -295,7 +313,7 @@ final class SuiteSection {
     }
   }
 
-  private static String finalVsOracle(Saso.Phase p) {
+  static String finalVsOracle(Saso.Phase p) {
     String fin =
         p.finalParallelism().values().stream()
             .map(String::valueOf)
@@ -305,7 +323,7 @@ final class SuiteSection {
     return p.reachedOracle() ? "**" + fin + "**" : fin + " vs " + oracle;
   }
 
-  private static String fmt(String f, Object... args) {
+  static String fmt(String f, Object... args) {
     return String.format(Locale.ROOT, f, args);
   }
 }

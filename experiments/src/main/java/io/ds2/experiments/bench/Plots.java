@@ -14,7 +14,10 @@ import org.jfree.chart.renderer.xy.XYStepRenderer;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
-/** PNG plots of a run (JFreeChart): parallelism per operator over time against the oracle. */
+/**
+ * PNG plots of a run (JFreeChart): parallelism per operator over time against the oracle, and the
+ * sources' backlog (consumer lag) on a second axis when there was one.
+ */
 final class Plots {
   private static final Color[] COLORS = {
     new Color(0x1f77b4),
@@ -59,6 +62,17 @@ final class Plots {
     plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
     plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
     ((NumberAxis) plot.getRangeAxis()).setStandardTickUnits(NumberAxis.createIntegerTickUnits());
+    if (points.stream().anyMatch(p -> p.pending() > 0)) {
+      XYSeries lag = new XYSeries("sources' backlog (records, right axis)");
+      points.forEach(p -> lag.add(p.t(), p.pending()));
+      plot.setDataset(1, new XYSeriesCollection(lag));
+      plot.setRangeAxis(1, new NumberAxis("backlog (records)"));
+      plot.mapDatasetToRangeAxis(1, 1);
+      XYStepRenderer lagRenderer = new XYStepRenderer();
+      lagRenderer.setSeriesPaint(0, Color.GRAY);
+      lagRenderer.setSeriesStroke(0, new BasicStroke(1.5f));
+      plot.setRenderer(1, lagRenderer);
+    }
     JFreeChart chart =
         new JFreeChart(
             s.name() + " - " + controller + " (solid) vs oracle (dashed)",

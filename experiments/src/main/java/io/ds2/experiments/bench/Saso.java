@@ -28,7 +28,13 @@ import java.util.OptionalDouble;
 public final class Saso {
   private Saso() {}
 
-  /** One load phase. {@code settleSeconds}: from the phase start to its last applied rescale. */
+  /**
+   * One load phase. {@code settleSeconds}: from the phase start to its last applied rescale. {@code
+   * overloadShown}: for a phase that starts below its oracle, whether the overload showed at the
+   * sources within 30 s ({@link OverloadCheck}; false makes the run invalid), else null. {@code
+   * peakLag} and {@code endLag}: the sources' backlog (records) at its highest in the phase and at
+   * the phase's end.
+   */
   public record Phase(
       int index,
       double factor,
@@ -39,7 +45,10 @@ public final class Saso {
       boolean reachedOracle,
       double accuracyError,
       double overshoot,
-      KeepsUp.Verdict keepsUp) {}
+      KeepsUp.Verdict keepsUp,
+      Boolean overloadShown,
+      double peakLag,
+      double endLag) {}
 
   public record Result(
       String scenario,
@@ -63,6 +72,11 @@ public final class Saso {
 
     public boolean reachedOracle() {
       return phases.stream().allMatch(Phase::reachedOracle);
+    }
+
+    /** False when some phase's overload did not show at the sources: the run is not scored. */
+    public boolean valid() {
+      return phases.stream().noneMatch(p -> Boolean.FALSE.equals(p.overloadShown()));
     }
   }
 
@@ -154,12 +168,22 @@ public final class Saso {
         recording.resolveSibling(recording.getFileName().toString().replace(".jsonl.gz", ".png")));
     double end = points.isEmpty() ? 0 : points.get(points.size() - 1).t();
     List<KeepsUp.Verdict> verdicts = new ArrayList<>();
+    List<Boolean> shown = new ArrayList<>();
     for (int i = 0; i < s.phases().size(); i++) {
       double phaseEnd = i + 1 < s.phases().size() ? phaseStart[i + 1] : end;
       double demand = s.job().baseRate() * s.phases().get(i).factor();
       verdicts.add(KeepsUp.at(sampled, phaseEnd, demand, names, sources));
+      int index = i;
+      Map<String, Integer> atStart =
+          points.stream()
+              .filter(p -> p.phase() == index)
+              .findFirst()
+              .map(Point::parallelism)
+              .orElse(Map.of());
+      shown.add(OverloadCheck.shown(sampled, phaseStart[i], atStart, s.oracle(i), demand, sources));
     }
-    return result(s, controller, points, applied, notApplied, phaseStart, verdicts, timer, repeat);
+    return result(
+        s, controller, points, applied, notApplied, phaseStart, verdicts, shown, timer, repeat);
   }
 
   private static Result result(
@@ -170,6 +194,7 @@ public final class Saso {
       int notApplied,
       double[] phaseStart,
       List<KeepsUp.Verdict> verdicts,
+      List<Boolean> overloadShown,
       DecisionTimer timer,
       int repeat) {
     List<Phase> phases = new ArrayList<>();
@@ -187,9 +212,11 @@ public final class Saso {
         error += Math.abs(last.getOrDefault(e.getKey(), 0) - e.getValue());
       }
       double overshoot = 0;
+      double peakLag = 0;
       for (Point p : in) {
         int sum = p.parallelism().values().stream().mapToInt(Integer::intValue).sum();
         overshoot = Math.max(overshoot, (sum - oracleSum) / (double) oracleSum);
+        peakLag = Math.max(peakLag, p.pending());
       }
       phases.add(
           new Phase(
@@ -202,7 +229,10 @@ public final class Saso {
               last.equals(oracle),
               error / (double) oracleSum,
               overshoot,
-              verdicts.get(i)));
+              verdicts.get(i),
+              overloadShown.get(i),
+              peakLag,
+              in.isEmpty() ? 0 : in.get(in.size() - 1).pending()));
     }
     double slotSeconds = 0;
     double parallelismSeconds = 0;

@@ -150,6 +150,45 @@ public record Scenario(
         16);
   }
 
+  /**
+   * The suite fed from Kafka: the same scenarios with every phase twice as long. A real backlog
+   * must be drained after each rescale, and a restored KafkaSource takes seconds longer to run
+   * again than a generator: phases of the synthetic suite's length end before a controller's last
+   * rescale has been measured.
+   */
+  public static List<Scenario> kafkaSuite() {
+    return suite().stream().map(s -> s.stretched(KAFKA_STRETCH)).toList();
+  }
+
+  static final double KAFKA_STRETCH = 2;
+
+  /** A scenario of the Kafka-fed suite ({@link #kafkaSuite}) by name. */
+  public static Scenario kafkaByName(String name) {
+    return kafkaSuite().stream()
+        .filter(s -> s.name().equals(name))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "no Kafka-fed scenario "
+                        + name
+                        + "; known: "
+                        + kafkaSuite().stream().map(Scenario::name).toList()));
+  }
+
+  /** This scenario with every phase's start, every ramp and the length {@code k} times longer. */
+  Scenario stretched(double k) {
+    return new Scenario(
+        name,
+        description + " (phases x" + k + " as long)",
+        job,
+        phases.stream()
+            .map(p -> new Phase(p.atSeconds() * k, p.factor(), p.rampSeconds() * k))
+            .toList(),
+        Duration.ofMillis((long) (length.toMillis() * k)),
+        slotsPerTaskManager);
+  }
+
   public static Scenario byName(String name) {
     return java.util.stream.Stream.of(suite(), stress(), nexmark(), List.of(smoke()))
         .flatMap(List::stream)

@@ -11,10 +11,14 @@ import io.ds2.flink.RestRescaler;
 import io.ds2.flink.WindowCollector;
 import io.ds2.workloads.LocalFlinkCluster;
 import io.ds2.workloads.source.RateControl;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Comparator;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.flink.core.execution.JobClient;
@@ -26,6 +30,14 @@ import org.apache.flink.core.execution.JobClient;
  */
 public final class ScenarioRun {
   private static final Duration SAMPLE = Duration.ofSeconds(1);
+
+  /** Where the job's records come from. */
+  public enum Feed {
+    /** Sources generating in the job, their rate set in-process (no backlog survives a rescale). */
+    SYNTHETIC,
+    /** A real Kafka broker with a producer per source; checkpointed offsets ({@link KafkaFeed}). */
+    KAFKA
+  }
 
   private ScenarioRun() {}
 
@@ -40,14 +52,26 @@ public final class ScenarioRun {
    */
   public static Saso.Result run(Scenario scenario, BenchController controller, Path dir, int repeat)
       throws Exception {
+    return run(scenario, controller, dir, repeat, Feed.SYNTHETIC);
+  }
+
+  /** As above, with the job's records from {@code feed}. */
+  public static Saso.Result run(
+      Scenario scenario, BenchController controller, Path dir, int repeat, Feed feed)
+      throws Exception {
     String key = "bench-" + scenario.name() + "-" + controller.name();
     String base = scenario.name() + "__" + controller.name() + (repeat == 1 ? "" : "__r" + repeat);
     Path file = dir.resolve(base + ".jsonl.gz");
     RateControl.set(key, scenario.phases().get(0).factor());
     Clock clock = Clock.systemUTC();
     DecisionTimer timer = new DecisionTimer();
-    try (LocalFlinkCluster cluster = LocalFlinkCluster.start(scenario.slotsPerTaskManager())) {
-      JobClient job = cluster.submit(scenario.job().withRateControl(key));
+    Path brokerDir = feed == Feed.KAFKA ? Files.createTempDirectory("ds2-bench-kafka-") : null;
+    try (KafkaFeed kafka = brokerDir == null ? null : KafkaFeed.start(scenario, brokerDir);
+        LocalFlinkCluster cluster =
+            LocalFlinkCluster.start(
+                scenario.slotsPerTaskManager(), kafka == null ? Map.of() : KafkaFeed.CLUSTER)) {
+      JobClient job =
+          cluster.submit(kafka == null ? scenario.job().withRateControl(key) : kafka.job());
       String jobId = job.getJobID().toHexString();
       FlinkRestClient rest = new FlinkRestClient(cluster.restUrl(), Duration.ofSeconds(10));
       JobSampler sampler = new JobSampler(rest, jobId, clock);
@@ -59,7 +83,7 @@ public final class ScenarioRun {
               sampler,
               topology,
               SAMPLE,
-              Map.of("controller", controller.name()),
+              Map.of("controller", controller.name(), "feed", feed.name().toLowerCase(Locale.ROOT)),
               clock)) {
         BenchRescaler rescaler =
             new BenchRescaler(
@@ -68,6 +92,9 @@ public final class ScenarioRun {
                 recording.writer(),
                 clock);
         Instant start = clock.instant();
+        if (kafka != null) {
+          kafka.produce(scenario); // the schedule's clock starts with the run's
+        }
         phase(recording, scenario, 0, start);
         AtomicReference<Throwable> failed = new AtomicReference<>();
         Thread recorder = thread("recorder", () -> record(recording.source(), topology), failed);
@@ -107,6 +134,9 @@ public final class ScenarioRun {
       }
     } finally {
       RateControl.clear(key);
+      if (brokerDir != null) {
+        deleteTree(brokerDir);
+      }
     }
     return Saso.compute(scenario, controller.name(), file, timer, repeat);
   }
@@ -173,6 +203,14 @@ public final class ScenarioRun {
     t.setDaemon(true);
     t.start();
     return t;
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    try (var paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
   }
 
   private static void sleepUntil(Instant t) throws InterruptedException {

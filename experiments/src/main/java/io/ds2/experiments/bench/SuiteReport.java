@@ -24,14 +24,20 @@ public final class SuiteReport {
                 p ->
                     String.format(
                         Locale.ROOT,
-                        "x%s: %d step(s), last at %.0f s, final %s vs oracle %s%s, %s",
+                        "x%s: %d step(s), last at %.0f s, final %s vs oracle %s%s, %s, lag peak"
+                            + " %.0f end %.0f%s",
                         p.factor(),
                         p.steps(),
                         p.settleSeconds(),
                         p.finalParallelism(),
                         p.oracle(),
                         p.reachedOracle() ? "" : " (MISSED)",
-                        keepsUp(p.keepsUp())))
+                        keepsUp(p.keepsUp()),
+                        p.peakLag(),
+                        p.endLag(),
+                        Boolean.FALSE.equals(p.overloadShown())
+                            ? " (INVALID: the overload did not show at the sources within 30 s)"
+                            : ""))
             .collect(Collectors.joining("; "));
     return String.format(
         Locale.ROOT,

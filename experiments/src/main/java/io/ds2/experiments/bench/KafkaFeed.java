@@ -1,0 +1,147 @@
+package io.ds2.experiments.bench;
+
+import io.ds2.workloads.JobSpec;
+import io.ds2.workloads.JobSpec.SourceSpec;
+import io.ds2.workloads.LocalFlinkCluster;
+import io.ds2.workloads.kafka.KafkaBroker;
+import io.ds2.workloads.kafka.KafkaInput;
+import io.ds2.workloads.kafka.KafkaRateProducer;
+import io.ds2.workloads.kafka.SequenceRecords;
+import io.ds2.workloads.source.RateSchedule;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * A scenario fed from a real Kafka broker, as production jobs are: its own single-node broker, one
+ * topic per source with several partitions, a producer per source writing the scenario's load
+ * schedule (records of {@value SequenceRecords#DEFAULT_BYTES} bytes) whether or not the job keeps
+ * up, and the job reading them with a checkpointed {@code KafkaSource}, so a backlog built before a
+ * rescale must be drained after it and shows as consumer lag.
+ */
+final class KafkaFeed implements AutoCloseable {
+  /** Checkpoints this often: offsets survive every rescale, at most this much is read twice. */
+  static final Duration CHECKPOINT_INTERVAL = Duration.ofSeconds(3);
+
+  /**
+   * Few, debloated network buffers: an overloaded vertex back-pressures its source within seconds
+   * instead of hiding the overflow in buffers (the test of the run's validity checks it did).
+   */
+  static final Map<String, String> CLUSTER = clusterSettings();
+
+  private final KafkaBroker broker;
+  private final JobSpec job;
+  private final int partitions;
+  private final List<KafkaRateProducer> producers = new ArrayList<>();
+
+  private KafkaFeed(KafkaBroker broker, JobSpec job, int partitions) {
+    this.broker = broker;
+    this.job = job;
+    this.partitions = partitions;
+  }
+
+  /** Starts a broker under {@code dir} with a topic for every source of the scenario's job. */
+  static KafkaFeed start(Scenario s, Path dir) throws Exception {
+    if (!(s.job() instanceof JobSpec spec)) {
+      throw new IllegalArgumentException(
+          "scenario " + s.name() + " has no Kafka feed yet (only the synthetic-source jobs do)");
+    }
+    int widest = spec.sources().stream().mapToInt(SourceSpec::parallelism).max().orElse(1);
+    // Several partitions per source subtask, as a topic sized for scaling out would have.
+    int partitions = Math.max(4, 2 * widest);
+    KafkaBroker broker = KafkaBroker.start(dir, partitions);
+    try {
+      for (SourceSpec source : spec.sources()) {
+        broker.createTopic(KafkaInput.topicOf(spec.name(), source.name()), partitions);
+      }
+      JobSpec fed = spec.withKafka(new KafkaInput(broker.bootstrapServers(), CHECKPOINT_INTERVAL));
+      return new KafkaFeed(broker, fed, partitions);
+    } catch (Exception e) {
+      broker.close();
+      throw e;
+    }
+  }
+
+  /** The job, reading its sources from the broker. */
+  JobSpec job() {
+    return job;
+  }
+
+  /** Starts writing every source's schedule under the scenario's load phases from now on. */
+  void produce(Scenario s) {
+    for (SourceSpec source : job.sources()) {
+      producers.add(
+          KafkaRateProducer.start(
+              broker.bootstrapServers(),
+              KafkaInput.topicOf(job.name(), source.name()),
+              partitions,
+              schedule(s, source.schedule()),
+              SequenceRecords.DEFAULT_BYTES));
+    }
+  }
+
+  /**
+   * The source's base schedule times the scenario's load factor, second by second through a ramp
+   * (as the synthetic sources follow it).
+   */
+  static RateSchedule schedule(Scenario s, RateSchedule base) {
+    TreeSet<Double> changes = new TreeSet<>();
+    base.phases().forEach(p -> changes.add(p.startSeconds()));
+    for (Scenario.Phase p : s.phases()) {
+      changes.add(p.atSeconds());
+      for (int k = 1; k < p.rampSeconds(); k++) {
+        changes.add(p.atSeconds() + k);
+      }
+    }
+    List<RateSchedule.Phase> phases = new ArrayList<>();
+    for (double t : changes) {
+      phases.add(new RateSchedule.Phase(t, base.rateAt(t) * factorAt(s, t)));
+    }
+    return new RateSchedule(phases);
+  }
+
+  /**
+   * The load factor at {@code t} seconds, stepping once a second through a ramp: {@code k/ramp} of
+   * the way from the second {@code k-1} of the ramp on, as {@link ScenarioRun} steps the synthetic
+   * sources.
+   */
+  static double factorAt(Scenario s, double t) {
+    double factor = s.phases().get(0).factor();
+    for (int i = 0; i < s.phases().size(); i++) {
+      Scenario.Phase p = s.phases().get(i);
+      if (p.atSeconds() > t) {
+        break;
+      }
+      double from = i == 0 ? p.factor() : s.phases().get(i - 1).factor();
+      double into = Math.floor(t - p.atSeconds());
+      factor =
+          into + 1 < p.rampSeconds()
+              ? from + (p.factor() - from) * (into + 1) / p.rampSeconds()
+              : p.factor();
+    }
+    return factor;
+  }
+
+  /** Records the producers have written so far. */
+  long produced() {
+    return producers.stream().mapToLong(KafkaRateProducer::sent).sum();
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      for (KafkaRateProducer p : producers) {
+        p.close();
+      }
+    } finally {
+      broker.close();
+    }
+  }
+
+  private static Map<String, String> clusterSettings() {
+    return LocalFlinkCluster.SMALL_NETWORK_BUFFERS;
+  }
+}

@@ -1,0 +1,85 @@
+package io.ds2.experiments.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.ds2.model.window.JobSample;
+import io.ds2.model.window.SubtaskSample;
+import io.ds2.model.window.VertexSample;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** Whether a phase's overload showed at the sources, on hand-made counters. */
+class OverloadCheckTest {
+  private static final Instant T0 = Instant.parse("2026-11-01T00:00:00Z");
+  private static final double DEMAND = 400;
+
+  /**
+   * 40 s of one source subtask back-pressured {@code pressured} of its time, its backlog growing by
+   * {@code growth}/s; restarted at {@code restartAt}.
+   */
+  private static List<KeepsUp.Sampled> run(double pressured, double growth, int restartAt) {
+    List<KeepsUp.Sampled> samples = new ArrayList<>();
+    for (int t = 0; t <= 40; t++) {
+      int since = t >= restartAt ? restartAt : 0;
+      double up = t - since;
+      VertexSample source =
+          new VertexSample(
+              "s",
+              "RUNNING",
+              1,
+              List.of(
+                  SubtaskSample.of(
+                      0, 0, DEMAND * up, 0, 1000 * (1 - pressured) * up, 1000 * pressured * up)),
+              OptionalDouble.of(growth * up));
+      samples.add(
+          new KeepsUp.Sampled(
+              t,
+              new JobSample(
+                  T0.plusSeconds(t),
+                  "RUNNING",
+                  T0.plusSeconds(since),
+                  OptionalLong.of(0),
+                  Map.of("s", source))));
+    }
+    return samples;
+  }
+
+  private static Boolean shown(List<KeepsUp.Sampled> run, int parallelism) {
+    return OverloadCheck.shown(
+        run, 0, Map.of("Work", parallelism), Map.of("Work", 3), DEMAND, Set.of("s"));
+  }
+
+  @Test
+  void aPhaseThatStartsAtItsOracleIsNotJudged() {
+    assertNull(shown(run(0, 0, 100), 3));
+  }
+
+  @Test
+  void anOverloadThatBackPressuresTheSourceShows() {
+    assertEquals(true, shown(run(0.5, 0, 100), 1));
+  }
+
+  @Test
+  void anOverloadWhoseLagGrowsShows() {
+    assertEquals(true, shown(run(0, 0.05 * DEMAND, 100), 1));
+  }
+
+  @Test
+  void anOverloadHiddenInNetworkBuffersDoesNotShow() {
+    // Neither back-pressure (5 % of the time) nor a backlog growing by more than 1 % of demand.
+    assertEquals(false, shown(run(0.05, 0.005 * DEMAND, 100), 1));
+  }
+
+  @Test
+  void onlyThePhasesFirstRunBeforeARestartIsJudged() {
+    // Restarted 3 s in: too little of the first run to tell.
+    assertNull(shown(run(0.5, 0, 3), 1));
+  }
+}
