@@ -28,7 +28,8 @@ final class KafkaSuiteSection {
         scenario's load schedule as 300-byte records whether or not the job keeps up, and the job
         reading them with Flink's `KafkaSource` with checkpoints every 3 s, so offsets survive every
         rescale and a backlog built before one must be drained after it. The cluster has few,
-        debloated network buffers (4 KiB segments, 2 per channel), so an overloaded vertex
+        small network buffers (4 KiB segments, 2 per channel; debloating on top capped the
+        throughput with no vertex busy, so it is off), so an overloaded vertex
         back-pressures its source within seconds and the lag grows in the topic. Settings per
         controller as in the synthetic suite below.
 

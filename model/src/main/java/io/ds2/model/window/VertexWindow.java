@@ -279,30 +279,33 @@ final class VertexWindow {
     return (b.getEpochSecond() - a.getEpochSecond()) + (b.getNano() - a.getNano()) / 1e9;
   }
 
-  /** The sum over subtasks, 0 where a subtask does not report the counter. */
-  static double sumOrZero(List<SubtaskSample> subtasks, Counter c) {
-    int o = c.ordinal();
-    double total = 0;
-    for (int i = 0; i < subtasks.size(); i++) {
-      SubtaskSample s = subtasks.get(i);
-      if ((s.presentMask() & (1 << o)) == 0) {
-        return 0;
-      }
-      total += s.raw(o);
-    }
-    return total;
+  static OptionalDouble sumOf(List<SubtaskSample> subtasks, Counter c) {
+    return reportedByAll(subtasks, c)
+        ? OptionalDouble.of(rawSum(subtasks, c))
+        : OptionalDouble.empty();
   }
 
-  static OptionalDouble sumOf(List<SubtaskSample> subtasks, Counter c) {
+  /** The sum over subtasks, 0 where a subtask does not report the counter (no allocation). */
+  static double sumOrZero(List<SubtaskSample> subtasks, Counter c) {
+    return reportedByAll(subtasks, c) ? rawSum(subtasks, c) : 0;
+  }
+
+  private static boolean reportedByAll(List<SubtaskSample> subtasks, Counter c) {
+    int bit = 1 << c.ordinal();
+    for (int i = 0; i < subtasks.size(); i++) {
+      if ((subtasks.get(i).presentMask() & bit) == 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static double rawSum(List<SubtaskSample> subtasks, Counter c) {
     int o = c.ordinal();
     double total = 0;
     for (int i = 0; i < subtasks.size(); i++) {
-      SubtaskSample s = subtasks.get(i);
-      if ((s.presentMask() & (1 << o)) == 0) {
-        return OptionalDouble.empty();
-      }
-      total += s.raw(o);
+      total += subtasks.get(i).raw(o);
     }
-    return OptionalDouble.of(total);
+    return total;
   }
 }
