@@ -17,6 +17,11 @@ import java.util.List;
 /**
  * Polls a job until a clean observation window is complete. Restarts, non-running states and
  * missing metrics drop what was collected and start over; terminal job states end the wait.
+ *
+ * <p>The polls of the last {@value #LEAD_IN_WINDOWS} windows are kept as the next window's lead-in:
+ * a source's arrival rate is fitted over them too while the load holds (a lagging Kafka source's
+ * gauge is too noisy for one window; {@link WindowBuilder#build(JobGraph, List, List)}). A drop
+ * clears them; polls of an earlier run are ignored by the builder.
  */
 public final class WindowCollector {
 
@@ -43,6 +48,10 @@ public final class WindowCollector {
   private final Sleeper sleeper;
   private final Duration window;
   private final Duration sampleInterval;
+  private final List<JobSample> leadIn = new ArrayList<>();
+
+  /** Windows of polls a source's arrival rate may look back over, besides its own. */
+  static final int LEAD_IN_WINDOWS = 2;
 
   public WindowCollector(
       MetricSource sampler,
@@ -93,8 +102,9 @@ public final class WindowCollector {
             Kind.JOB_NOT_RUNNING, "job became " + s.jobState() + " while collecting metrics");
       }
       samples.add(s);
-      WindowResult r = builder.build(graph, samples);
+      WindowResult r = builder.build(graph, leadIn, samples);
       if (r instanceof WindowResult.Ready ready) {
+        keepAsLeadIn(samples);
         return ready.window();
       }
       WindowResult.NotReady notReady = (WindowResult.NotReady) r;
@@ -102,6 +112,7 @@ public final class WindowCollector {
       if (notReady.problem().invalidatesSamples()) {
         listener.samplesDropped(notReady.problem(), notReady.detail());
         samples.clear();
+        leadIn.clear();
       }
       Duration collected =
           samples.isEmpty() ? Duration.ZERO : Duration.between(samples.get(0).time(), s.time());
@@ -121,5 +132,13 @@ public final class WindowCollector {
         sleeper.sleep(untilNext);
       }
     }
+  }
+
+  /** Keeps the polls of the last windows, up to {@value #LEAD_IN_WINDOWS} windows' time back. */
+  private void keepAsLeadIn(List<JobSample> window) {
+    leadIn.addAll(window);
+    Instant from =
+        window.get(window.size() - 1).time().minus(this.window.multipliedBy(LEAD_IN_WINDOWS));
+    leadIn.removeIf(s -> s.time().isBefore(from));
   }
 }

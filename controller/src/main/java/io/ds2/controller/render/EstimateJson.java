@@ -58,7 +58,14 @@ public final class EstimateJson {
       observed.put("outputRate", obs.observedOutputRate());
       put(observed, "busyRatio", obs.busyRatio());
       put(observed, "backPressuredRatio", obs.backPressuredRatio());
-      obs.backlog().ifPresent(b -> observed.put("pendingRecords", b.pendingAtEnd()));
+      obs.backlog()
+          .ifPresent(
+              b ->
+                  observed
+                      .put("pendingRecords", b.pendingAtEnd())
+                      .put("arrivalRate", b.arrivalRate())
+                      // longer than the window where earlier polls of the run agreed with it
+                      .put("arrivalFittedSeconds", b.arrivalSpanSeconds()));
       SourceDemand d = estimate.demands().get(v.vertexId());
       if (d != null) {
         ObjectNode demand = n.putObject("demand");

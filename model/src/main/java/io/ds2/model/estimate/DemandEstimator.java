@@ -18,8 +18,6 @@ public final class DemandEstimator {
   // Never extrapolate by more than 20x: a source blocked 95%+ of the time says little.
   private static final double MAX_EXTRAPOLATION = 20;
   private static final double MIN_BACKLOG_COVERAGE = 0.5;
-  // Halves of a steady window agree to within a percent here; a load step differs by far more.
-  static final double SHIFT_TOLERANCE = 0.1;
 
   private DemandEstimator() {}
 
@@ -113,8 +111,10 @@ public final class DemandEstimator {
   }
 
   /**
-   * The early and late arrival rates if they differ by more than {@value #SHIFT_TOLERANCE} of the
-   * larger (and by a record per second): the load changed inside the window.
+   * The early and late arrival rates if they differ by more than {@link Backlog#STEADY_TOLERANCE}
+   * of the larger, by more than the backlog gauge's own noise could make them ({@link
+   * Backlog#shiftTolerance}: a lagging Kafka source's gauge is seconds stale and its halves scatter
+   * by a quarter), and by a record per second: the load changed inside the window.
    */
   static Optional<SourceDemand.Shift> shift(Backlog b) {
     if (b.earlyArrivalRate().isEmpty() || b.lateArrivalRate().isEmpty()) {
@@ -123,7 +123,8 @@ public final class DemandEstimator {
     double early = b.earlyArrivalRate().getAsDouble();
     double late = b.lateArrivalRate().getAsDouble();
     double gap = Math.abs(late - early);
-    return gap > SHIFT_TOLERANCE * Math.max(Math.abs(early), Math.abs(late)) && gap > 1
+    double steady = Backlog.STEADY_TOLERANCE * Math.max(Math.abs(early), Math.abs(late));
+    return gap > Math.max(steady, b.shiftTolerance()) && gap > 1
         ? Optional.of(new SourceDemand.Shift(early, late))
         : Optional.empty();
   }

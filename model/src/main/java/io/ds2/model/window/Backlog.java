@@ -8,16 +8,24 @@ import java.util.OptionalDouble;
  * source), unread records are converted by its measured output per read record.
  *
  * @param pendingAtEnd records waiting at the end of the window
- * @param growthPerSecond least-squares slope of the backlog (negative while catching up)
+ * @param growthPerSecond least-squares slope of the backlog over the window (negative while
+ *     catching up)
  * @param arrivalRate least-squares slope of (records emitted + backlog): the rate records arrive at
  *     the source. Both terms come from the same metric refresh, so their sum is consistent even
- *     though the refresh time itself is only known to within a poll interval.
- * @param points how many readings the slopes were fitted to
- * @param spanSeconds the time between the first and last reading fitted
- * @param earlyArrivalRate the arrival rate fitted over the first half of the span only, if it has
+ *     though the refresh time itself is only known to within a poll interval. Fitted over the
+ *     window and, where the earlier readings of the same run agree with it, over those too ({@code
+ *     arrivalSpanSeconds}).
+ * @param points how many readings of the window were fitted
+ * @param spanSeconds the time between the first and last reading of the window
+ * @param earlyArrivalRate the arrival rate fitted over the first half of the window only, if it has
  *     {@value #MIN_POINTS_PER_HALF} readings or more
  * @param lateArrivalRate the same over the second half: a load change inside the window shows as
  *     early and late rates that differ
+ * @param arrivalSpanSeconds the time the arrival rate was fitted over: the window's span, or more
+ *     where readings from before the window were taken in
+ * @param shiftTolerance records/s by which the two halves may differ from the gauge's noise alone:
+ *     twice the largest distance of a half's readings from its own fitted line, over each half's
+ *     span (0 where the halves are not both fitted)
  */
 public record Backlog(
     double pendingAtEnd,
@@ -26,9 +34,39 @@ public record Backlog(
     int points,
     double spanSeconds,
     OptionalDouble earlyArrivalRate,
-    OptionalDouble lateArrivalRate) {
+    OptionalDouble lateArrivalRate,
+    double arrivalSpanSeconds,
+    double shiftTolerance) {
   /** Readings a half-window needs before its own slope is trusted. */
   public static final int MIN_POINTS_PER_HALF = 3;
+
+  /**
+   * Two arrival rates closer than this fraction of the larger are the same load: halves of a steady
+   * window agree to within a percent where the backlog gauge is fresh; a load step differs by far
+   * more.
+   */
+  public static final double STEADY_TOLERANCE = 0.1;
+
+  /** A backlog fitted over the window only, its halves as given. */
+  public Backlog(
+      double pendingAtEnd,
+      double growthPerSecond,
+      double arrivalRate,
+      int points,
+      double spanSeconds,
+      OptionalDouble earlyArrivalRate,
+      OptionalDouble lateArrivalRate) {
+    this(
+        pendingAtEnd,
+        growthPerSecond,
+        arrivalRate,
+        points,
+        spanSeconds,
+        earlyArrivalRate,
+        lateArrivalRate,
+        spanSeconds,
+        0);
+  }
 
   /** A backlog fitted over the whole window only. */
   public Backlog(

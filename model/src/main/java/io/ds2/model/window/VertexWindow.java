@@ -95,9 +95,16 @@ final class VertexWindow {
    * @param values each point's values of every vertex, by topological position
    * @param pos the vertex's topological position
    * @param scratch reused for the vertex's readings (held only during the call)
+   * @param leadIn the vertex's fresh readings of the same run from before the window, for a
+   *     source's arrival rate (empty for other vertices)
    */
   static Outcome observe(
-      Vertex v, int pos, JobSample[] points, VertexSample[][] values, Readings scratch) {
+      Vertex v,
+      int pos,
+      JobSample[] points,
+      VertexSample[][] values,
+      Readings scratch,
+      Readings leadIn) {
     Readings readings = freshReadings(pos, points, values, scratch);
     if (readings.size < 2) {
       return notRefreshed(v);
@@ -134,7 +141,7 @@ final class VertexWindow {
             sumOf(subtaskDeltas, Counter.IDLE_TIME_MS),
             sumOf(subtaskDeltas, Counter.BACK_PRESSURED_TIME_MS),
             subtaskDeltas,
-            SourceBacklog.fit(readings)));
+            SourceBacklog.fit(readings, leadIn)));
   }
 
   private static Refused notRefreshed(Vertex v) {
@@ -150,7 +157,7 @@ final class VertexWindow {
    * previous ones for others. A repeated reading is stale, not "no progress": a running task's
    * elapsed time always advances.
    */
-  private static Readings freshReadings(
+  static Readings freshReadings(
       int pos, JobSample[] points, VertexSample[][] values, Readings readings) {
     readings.clear();
     for (int k = 0; k < points.length; k++) {

@@ -45,6 +45,17 @@ public final class WindowBuilder {
   }
 
   public WindowResult build(JobGraph graph, List<JobSample> samples) {
+    return build(graph, List.of(), samples);
+  }
+
+  /**
+   * As {@link #build(JobGraph, List)}, with the polls of earlier windows: those of the same run
+   * (same start, no restart since) lengthen the fit of each source's arrival rate while it agrees
+   * with the window's ({@link SourceBacklog}); nothing else is taken from them.
+   *
+   * @param leadIn polls from before {@code samples}, first to last; any of another run are ignored
+   */
+  public WindowResult build(JobGraph graph, List<JobSample> leadIn, List<JobSample> samples) {
     if (samples.isEmpty()) {
       return notReady(WindowProblem.TOO_FEW_SAMPLES, "no samples yet");
     }
@@ -92,14 +103,45 @@ public final class WindowBuilder {
               "job (re)started at " + first.runningSince() + "; warming up for " + warmUp)
           : notReady(WindowProblem.TOO_FEW_SAMPLES, "waiting for Flink to refresh its metrics");
     }
-    WindowResult whole = cut(graph, samples, values, points);
+    LeadIn lead = leadIn(order, first, leadIn, settled);
+    WindowResult whole = cut(graph, samples, values, points, lead);
     // Flink's task time times every reading exactly, even one that sat in the metric store long
     // before the first poll. Poll time does not: there the first change point's time is unknown,
     // so the window starts at the next one when there is one to spare.
     if (whole instanceof WindowResult.Ready r && timedByPolls(r.window()) && points.size() >= 3) {
-      return cut(graph, samples, values, points.subList(1, points.size()));
+      return cut(graph, samples, values, points.subList(1, points.size()), lead);
     }
     return whole;
+  }
+
+  /** Earlier polls of the window's run, past the warm-up, with their values by position. */
+  private record LeadIn(JobSample[] polls, VertexSample[][] values) {
+    static final LeadIn NONE = new LeadIn(new JobSample[0], new VertexSample[0][]);
+  }
+
+  private static LeadIn leadIn(
+      List<Vertex> order, JobSample first, List<JobSample> leadIn, Instant settled) {
+    List<JobSample> same = new ArrayList<>();
+    for (JobSample s : leadIn) {
+      boolean sameRun =
+          "RUNNING".equals(s.jobState())
+              && s.runningSince().equals(first.runningSince())
+              && s.restarts().equals(first.restarts())
+              && !s.time().isBefore(settled)
+              && s.time().isBefore(first.time());
+      if (sameRun) {
+        same.add(s);
+      }
+    }
+    if (same.isEmpty()) {
+      return LeadIn.NONE;
+    }
+    JobSample[] polls = same.toArray(JobSample[]::new);
+    VertexSample[][] values = new VertexSample[polls.length][];
+    for (int k = 0; k < polls.length; k++) {
+      values[k] = inOrder(order, polls[k]);
+    }
+    return new LeadIn(polls, values);
   }
 
   /**
@@ -119,7 +161,11 @@ public final class WindowBuilder {
   }
 
   private WindowResult cut(
-      JobGraph graph, List<JobSample> samples, VertexSample[][] values, List<Integer> at) {
+      JobGraph graph,
+      List<JobSample> samples,
+      VertexSample[][] values,
+      List<Integer> at,
+      LeadIn lead) {
     List<Vertex> order = graph.topologicalOrder();
     JobSample[] points = new JobSample[at.size()];
     VertexSample[][] pointValues = new VertexSample[at.size()][];
@@ -128,12 +174,18 @@ public final class WindowBuilder {
       pointValues[k] = values[at.get(k)];
     }
     VertexWindow.Readings scratch = new VertexWindow.Readings(points.length);
+    VertexWindow.Readings leadScratch = new VertexWindow.Readings(lead.polls().length);
     Map<String, VertexObservation> observations = new LinkedHashMap<>(2 * order.size());
     double shortest = Double.MAX_VALUE;
     WindowResult.NotReady waitFor = null;
     for (int pos = 0; pos < order.size(); pos++) {
       Vertex v = order.get(pos);
-      VertexWindow.Outcome o = VertexWindow.observe(v, pos, points, pointValues, scratch);
+      VertexWindow.Readings leadIn = leadScratch;
+      leadIn.clear();
+      if (graph.isSourceAt(pos) && lead.polls().length > 0 && hasAll(lead.values(), pos)) {
+        VertexWindow.freshReadings(pos, lead.polls(), lead.values(), leadIn);
+      }
+      VertexWindow.Outcome o = VertexWindow.observe(v, pos, points, pointValues, scratch, leadIn);
       if (o instanceof VertexWindow.Refused refused) {
         // A restart anywhere drops the samples at once; a vertex not refreshed yet only waits.
         if (refused.why().problem().invalidatesSamples()) {
@@ -162,6 +214,15 @@ public final class WindowBuilder {
     JobSample start = points[0];
     JobSample end = points[points.length - 1];
     return new WindowResult.Ready(ObservationWindow.owning(start.time(), end.time(), observations));
+  }
+
+  private static boolean hasAll(VertexSample[][] values, int pos) {
+    for (VertexSample[] v : values) {
+      if (v[pos] == null) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean timedByPolls(ObservationWindow w) {

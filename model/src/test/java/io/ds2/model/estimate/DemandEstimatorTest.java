@@ -104,4 +104,31 @@ class DemandEstimatorTest {
     org.junit.jupiter.api.Assertions.assertThrows(
         IllegalArgumentException.class, () -> DemandScenario.scaled(Double.NaN));
   }
+
+  private static Backlog halves(double early, double late, double shiftTolerance) {
+    return new Backlog(
+        0,
+        0,
+        (early + late) / 2,
+        11,
+        10,
+        java.util.OptionalDouble.of(early),
+        java.util.OptionalDouble.of(late),
+        30,
+        shiftTolerance);
+  }
+
+  @Test
+  void halvesApartByMoreThanATenthAndTheGaugesNoiseAreALoadChange() {
+    // A fresh gauge (no noise): 300 then 360/s is a change, 300 then 320/s is not.
+    assertEquals(
+        Optional.of(new SourceDemand.Shift(300, 360)), DemandEstimator.shift(halves(300, 360, 0)));
+    assertEquals(Optional.empty(), DemandEstimator.shift(halves(300, 320, 0)));
+    // A lagging Kafka source's stale gauge may put its halves 150/s apart at a steady load: only
+    // more than that is a change.
+    assertEquals(Optional.empty(), DemandEstimator.shift(halves(200, 350, 160)));
+    assertEquals(
+        Optional.of(new SourceDemand.Shift(300, 600)),
+        DemandEstimator.shift(halves(300, 600, 160)));
+  }
 }
