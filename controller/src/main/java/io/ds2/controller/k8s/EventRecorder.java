@@ -32,6 +32,8 @@ public final class EventRecorder {
     UnevenInput,
     /** A key group needs more than one instance: no parallelism fixes it. */
     HotKeyGroup,
+    /** The job fell behind with no subtask saturated: sized for a lower utilization from now. */
+    CapacityShortfall,
     MetricsNotReady,
     ConflictingAutoscaler,
     InvalidAnnotation,

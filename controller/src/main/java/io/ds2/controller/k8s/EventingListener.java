@@ -53,6 +53,9 @@ final class EventingListener implements LoopListener {
     if (d.action() instanceof Action.Rescale && mode != ControlLoop.Mode.ACT) {
       events.normal(r, Reason.ScalingRecommended, line);
     }
+    if (d.action() instanceof Action.Hold h && h.reason().code() == ReasonCode.CAPACITY_SHORTFALL) {
+      events.warning(r, Reason.CapacityShortfall, h.reason().message());
+    }
     for (VertexDecision v : d.vertices()) {
       for (io.ds2.model.estimate.Reason reason : v.reasons()) {
         String message = v.name() + ": " + reason.message();

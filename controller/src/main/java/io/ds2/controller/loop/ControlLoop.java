@@ -131,7 +131,9 @@ public final class ControlLoop {
     JobTopology topology = sampler.topology();
     ObservationWindow window =
         collector.collect(topology.graph(), WindowCollector.maxWait(o), listener);
-    Estimate estimate = Ds2Model.estimateFor(topology.graph(), window, demand, o, keyedHistory);
+    Estimate estimate =
+        Ds2Model.estimateFor(
+            topology.graph(), window, demand, policy.estimateOptions(), keyedHistory);
     keyedHistory = estimate.keyedHistory();
     Decision decision = policy.decide(topology.graph(), estimate);
     listener.decided(topology, decision, mode);

@@ -24,6 +24,15 @@ public final class Controllers {
           Ds2Options.SCALE_DOWN_DELAY, "30s",
           Ds2Options.RESCALE_TIMEOUT, "60s");
 
+  /**
+   * The target utilization every controller is given in the common-target comparison (the Flink
+   * autoscaler's default): 30 % headroom for what busy time does not show.
+   */
+  public static final String COMMON_TARGET = "0.7";
+
+  /** Suffix of a controller run at {@link #COMMON_TARGET} instead of its matched 1.0. */
+  public static final String AT_COMMON_TARGET = "-u" + COMMON_TARGET;
+
   private Controllers() {}
 
   /** The default suite's controllers; {@code flink-as-1.10} (its defaults) is run on its own. */
@@ -31,15 +40,27 @@ public final class Controllers {
     return List.of("ds2", "ds2-paper", "flink-as-1.10-matched");
   }
 
+  /** The controllers of the common-target comparison, each at {@link #COMMON_TARGET}. */
+  public static List<String> atCommonTarget() {
+    return names().stream().map(n -> n.replace("-matched", "") + AT_COMMON_TARGET).toList();
+  }
+
   public static BenchController byName(String name) {
     Ds2Options o = Ds2Options.fromMap(MATCHED);
+    Ds2Options common = o.with(Map.of(Ds2Options.TARGET_UTILIZATION, COMMON_TARGET));
     return switch (name) {
+      case "ds2" + AT_COMMON_TARGET ->
+          new LoopController(name, clock -> new ScalingPolicy(common, clock));
+      case "ds2-paper" + AT_COMMON_TARGET ->
+          new LoopController(name, clock -> new Ds2PaperPolicy(common, clock));
+      case "flink-as-1.10" + AT_COMMON_TARGET -> FlinkAutoscaler110.atTarget(name, COMMON_TARGET);
       case "ds2" -> new LoopController("ds2", clock -> new ScalingPolicy(o, clock));
       case "ds2-paper" -> new LoopController("ds2-paper", clock -> new Ds2PaperPolicy(o, clock));
       case "flink-as-1.10-matched" -> FlinkAutoscaler110.matched();
       case "flink-as-1.10" -> FlinkAutoscaler110.defaults();
       default ->
-          throw new IllegalArgumentException("no controller " + name + "; known: " + names());
+          throw new IllegalArgumentException(
+              "no controller " + name + "; known: " + names() + ", " + atCommonTarget());
     };
   }
 }

@@ -15,6 +15,11 @@ public record TimedPolicy(DecisionPolicy policy, DecisionTimer timer) implements
   }
 
   @Override
+  public Ds2Options estimateOptions() {
+    return policy.estimateOptions();
+  }
+
+  @Override
   public Clock clock() {
     return policy.clock();
   }

@@ -43,6 +43,11 @@ public enum ReasonCode {
   /** Some vertex could not be estimated; nothing is changed on partial information. */
   ESTIMATE_INCOMPLETE,
   /**
+   * The job falls behind although every vertex is sized and no subtask is saturated: busy time
+   * overstates its capacity, and the next windows are sized for a lower utilization.
+   */
+  CAPACITY_SHORTFALL,
+  /**
    * The input spreads unevenly over the subtasks (key-group ranges, key skew): sized above DS2's
    * even-spread bound so that the busiest subtask keeps up.
    */

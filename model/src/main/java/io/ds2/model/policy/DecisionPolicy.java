@@ -13,6 +13,14 @@ public interface DecisionPolicy {
   /** Windows, warm-up and timeouts the loop collects and acts with. */
   Ds2Options options();
 
+  /**
+   * The options the next window's estimate is made with: {@link #options()}, unless the policy
+   * learnt that the job cannot be run as hot as configured ({@link ScalingPolicy}).
+   */
+  default Ds2Options estimateOptions() {
+    return options();
+  }
+
   /** The time base of every decision; the loop's window collector runs on it too. */
   Clock clock();
 

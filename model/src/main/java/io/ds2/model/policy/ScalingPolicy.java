@@ -31,6 +31,9 @@ public final class ScalingPolicy implements DecisionPolicy {
   private final ByVertex<VertexMemory> memory = new ByVertex<>();
   private Optional<Instant> backoffUntil = Optional.empty();
   private boolean heldForShift;
+  // The options estimates are made with: the configured ones until a capacity shortfall taught
+  // the policy that the job cannot be run as hot (then a lower target utilization, kept).
+  private Ds2Options estimateOptions;
 
   /** A vertex whose recommendations have been below its parallelism since {@code since}. */
   public record ScaleDown(Instant since, int highest) {}
@@ -133,6 +136,16 @@ public final class ScalingPolicy implements DecisionPolicy {
   public ScalingPolicy(Ds2Options options, Clock clock) {
     this.options = options;
     this.clock = clock;
+    this.estimateOptions = options;
+  }
+
+  /**
+   * The configured options, with a lower target utilization once the job fell behind although every
+   * vertex was sized and none saturated ({@link CapacityShortfall}).
+   */
+  @Override
+  public Ds2Options estimateOptions() {
+    return estimateOptions;
   }
 
   @Override
@@ -162,7 +175,7 @@ public final class ScalingPolicy implements DecisionPolicy {
           ReasonCode.ESTIMATE_INCOMPLETE,
           "some vertices could not be estimated; nothing is changed on partial information");
     }
-    Optional<String> shift = shiftOf(graph, estimate);
+    Optional<String> shift = HoldReasons.shiftOf(graph, estimate);
     // A window across a load change sizes for neither load: wait for the next one, but only once,
     // so that a steady ramp is still followed.
     if (shift.isPresent() && !heldForShift) {
@@ -196,6 +209,21 @@ public final class ScalingPolicy implements DecisionPolicy {
           ReasonCode.BACKING_OFF,
           "a recent rescale was not applied by Flink; trying again after " + backoffUntil.get());
     }
+    if (!changes) {
+      Optional<CapacityShortfall> shortfall = CapacityShortfall.of(graph, estimate);
+      if (shortfall.isPresent()) {
+        CapacityShortfall f = shortfall.get();
+        estimateOptions =
+            options.with(Map.of(Ds2Options.TARGET_UTILIZATION, String.valueOf(f.utilization())));
+        return hold(
+            now,
+            estimate,
+            proposals,
+            extra,
+            ReasonCode.CAPACITY_SHORTFALL,
+            f.describe(estimate.targetUtilization()));
+      }
+    }
     if (changes) {
       Map<String, Integer> parallelism = Action.Rescale.fresh(targets.length);
       for (int i = 0; i < targets.length; i++) {
@@ -207,26 +235,8 @@ public final class ScalingPolicy implements DecisionPolicy {
           vertexDecisions(proposals, targets, extra),
           new Action.Rescale(parallelism));
     }
-    return hold(now, estimate, proposals, extra, holdCode(extra), holdMessage(extra));
-  }
-
-  private static Optional<String> shiftOf(JobGraph graph, Estimate estimate) {
-    List<String> shifted = new ArrayList<>();
-    estimate
-        .demands()
-        .forEach(
-            (id, d) ->
-                d.shift()
-                    .ifPresent(
-                        s ->
-                            shifted.add(
-                                String.format(
-                                    java.util.Locale.ROOT,
-                                    "the load of %s changed from %.1f to %.1f records/s",
-                                    graph.vertex(id).map(v -> v.name()).orElse(id),
-                                    s.early(),
-                                    s.late()))));
-    return shifted.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", shifted));
+    return hold(
+        now, estimate, proposals, extra, HoldReasons.code(extra), HoldReasons.message(extra));
   }
 
   /** Per vertex: activation over the recent windows, then the scale-down delay. */
@@ -362,29 +372,6 @@ public final class ScalingPolicy implements DecisionPolicy {
               reasons);
     }
     return List.of(result);
-  }
-
-  // The most telling reason a hold has, for the one-line summary.
-  private static ReasonCode holdCode(Reason[] extra) {
-    for (ReasonCode c :
-        List.of(
-            ReasonCode.SCALE_DOWN_DELAYED, ReasonCode.ACTIVATING, ReasonCode.DIRECTION_UNSTABLE)) {
-      for (Reason r : extra) {
-        if (r != null && r.code() == c) {
-          return c;
-        }
-      }
-    }
-    return ReasonCode.NO_CHANGE;
-  }
-
-  private static String holdMessage(Reason[] extra) {
-    return switch (holdCode(extra)) {
-      case SCALE_DOWN_DELAYED -> "a scale-down is waiting out scale-down-delay";
-      case ACTIVATING -> "a change is waiting for activation windows";
-      case DIRECTION_UNSTABLE -> "recent windows disagree on the direction of a change";
-      default -> "every vertex runs at its target";
-    };
   }
 
   /** How long ago the policy started tracking a pending scale-down of {@code vertexId}. */

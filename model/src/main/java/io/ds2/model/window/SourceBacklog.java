@@ -14,7 +14,8 @@ import java.util.OptionalDouble;
  * records off its line, and the arrival rate fitted over single 10 s windows scattered ±8 % (sd;
  * 368–469/s), while over 30 s it stayed within 2.5 %. So readings of the same run from before the
  * window (the lead-in) are fitted too, from the earliest one whose own rate agrees with the
- * window's: a load change is never averaged over, it only shortens the fit.
+ * window's to within the gauge's noise (or 3 %): a load change larger than that shortens the fit
+ * instead of being averaged over.
  */
 final class SourceBacklog {
   /**

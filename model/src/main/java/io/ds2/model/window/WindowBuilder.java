@@ -103,7 +103,7 @@ public final class WindowBuilder {
               "job (re)started at " + first.runningSince() + "; warming up for " + warmUp)
           : notReady(WindowProblem.TOO_FEW_SAMPLES, "waiting for Flink to refresh its metrics");
     }
-    LeadIn lead = leadIn(order, first, leadIn, settled);
+    LeadIn lead = leadIn(graph, first, leadIn, settled);
     WindowResult whole = cut(graph, samples, values, points, lead);
     // Flink's task time times every reading exactly, even one that sat in the metric store long
     // before the first poll. Poll time does not: there the first change point's time is unknown,
@@ -120,7 +120,7 @@ public final class WindowBuilder {
   }
 
   private static LeadIn leadIn(
-      List<Vertex> order, JobSample first, List<JobSample> leadIn, Instant settled) {
+      JobGraph graph, JobSample first, List<JobSample> leadIn, Instant settled) {
     List<JobSample> same = new ArrayList<>();
     for (JobSample s : leadIn) {
       boolean sameRun =
@@ -136,10 +136,16 @@ public final class WindowBuilder {
     if (same.isEmpty()) {
       return LeadIn.NONE;
     }
+    // Only sources' values are used: the others are not looked up (a lead-in has dozens of polls).
+    List<Vertex> order = graph.topologicalOrder();
     JobSample[] polls = same.toArray(JobSample[]::new);
-    VertexSample[][] values = new VertexSample[polls.length][];
+    VertexSample[][] values = new VertexSample[polls.length][order.size()];
     for (int k = 0; k < polls.length; k++) {
-      values[k] = inOrder(order, polls[k]);
+      for (int pos = 0; pos < order.size(); pos++) {
+        if (graph.isSourceAt(pos)) {
+          values[k][pos] = polls[k].vertices().get(order.get(pos).id());
+        }
+      }
     }
     return new LeadIn(polls, values);
   }

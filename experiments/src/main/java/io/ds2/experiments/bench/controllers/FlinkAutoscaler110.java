@@ -49,12 +49,17 @@ public final class FlinkAutoscaler110 implements BenchController {
    * in-place rescale's few seconds of restart; a loop (its sampling rate) every 2 s.
    */
   public static FlinkAutoscaler110 matched() {
+    return atTarget("flink-as-1.10-matched", "1.0");
+  }
+
+  /** The matched settings at another target utilization (boundary 0.1 as there). */
+  public static FlinkAutoscaler110 atTarget(String name, String targetUtilization) {
     return new FlinkAutoscaler110(
-        "flink-as-1.10-matched",
+        name,
         Map.of(
             "metrics.window", "10 s",
             "stabilization.interval", "5 s",
-            "target.utilization", "1.0",
+            "target.utilization", targetUtilization,
             "target.utilization.boundary", "0.1",
             "scale-down.interval", "30 s",
             "catch-up.duration", "0 s",

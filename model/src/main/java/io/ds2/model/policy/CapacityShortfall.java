@@ -1,0 +1,134 @@
+package io.ds2.model.policy;
+
+import io.ds2.model.estimate.Estimate;
+import io.ds2.model.estimate.SourceDemand;
+import io.ds2.model.graph.Edge;
+import io.ds2.model.graph.JobGraph;
+import io.ds2.model.graph.Vertex;
+import io.ds2.model.window.SubtaskSample;
+import io.ds2.model.window.VertexObservation;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A job that falls behind although every vertex is sized: a source is held back by back-pressure
+ * and emits less than arrives, while no subtask downstream of it is as busy as the target
+ * utilization allows. Busy time then overstates what the job can do: with small network buffers and
+ * round-robin channels, a sender blocks on whichever receiver is momentarily full, so a chain of
+ * vertices 84-92 % busy kept a Kafka source 99 % back-pressured here, 7 % short of its input. The
+ * busiest such subtask's busy ratio, less a margin, is then the utilization the job can really be
+ * run at.
+ *
+ * @param source the lagging source's name
+ * @param arrival records/s arriving at it (its demand as measured)
+ * @param output records/s it emitted
+ * @param backPressured its back-pressured ratio
+ * @param busiest the busiest subtask downstream of it ({@code vertex name, subtask})
+ * @param busiestRatio that subtask's busy ratio over the window
+ * @param utilization what to size for from now on
+ */
+record CapacityShortfall(
+    String source,
+    double arrival,
+    double output,
+    double backPressured,
+    String busiest,
+    double busiestRatio,
+    double utilization) {
+  /** A source emitting less than this fraction of what arrives is falling behind. */
+  static final double KEEPS_UP = 0.98;
+
+  /** A source back-pressured at least this much is held back by the job, not by its own work. */
+  static final double HELD_BACK = 0.5;
+
+  /** Sized this far below the busy ratio at which the job fell behind. */
+  static final double MARGIN = 0.05;
+
+  /** Never below: a job falling behind with every subtask less busy has some other problem. */
+  static final double FLOOR = 0.5;
+
+  /**
+   * The shortfall this window shows, if any: the first lagging, held-back source (in the graph's
+   * order) whose downstream subtasks all ran below the estimate's target utilization.
+   */
+  static Optional<CapacityShortfall> of(JobGraph graph, Estimate estimate) {
+    double target = estimate.targetUtilization();
+    for (Vertex s : graph.sources()) {
+      SourceDemand d = estimate.demands().get(s.id());
+      Optional<VertexObservation> obs = estimate.window().vertex(s.id());
+      if (d == null || d.basis() != SourceDemand.Basis.BACKLOG || obs.isEmpty()) {
+        continue;
+      }
+      double arrival = d.currentRate();
+      double output = obs.get().observedOutputRate();
+      double bp = obs.get().backPressuredRatio().orElse(0);
+      if (arrival <= 0 || output >= KEEPS_UP * arrival || arrival - output < 1 || bp < HELD_BACK) {
+        continue;
+      }
+      Busiest b = busiestDownstream(graph, estimate, s);
+      if (b == null || b.ratio >= target) {
+        continue; // a saturated subtask: the estimate sizes it, nothing is learnt
+      }
+      // In hundredths: a utilization the decision can state as it is used.
+      double learnt = Math.max(FLOOR, Math.floor((b.ratio - MARGIN) * 100 + 1e-9) / 100);
+      if (learnt >= target) {
+        continue;
+      }
+      return Optional.of(
+          new CapacityShortfall(s.name(), arrival, output, bp, b.name, b.ratio, learnt));
+    }
+    return Optional.empty();
+  }
+
+  private record Busiest(String name, double ratio) {}
+
+  private static Busiest busiestDownstream(JobGraph graph, Estimate estimate, Vertex source) {
+    Set<String> seen = new HashSet<>();
+    Deque<String> next = new ArrayDeque<>();
+    next.add(source.id());
+    Busiest best = null;
+    while (!next.isEmpty()) {
+      String id = next.poll();
+      for (Edge e : graph.outputsOf(id)) {
+        if (!seen.add(e.to())) {
+          continue;
+        }
+        next.add(e.to());
+        Optional<VertexObservation> o = estimate.window().vertex(e.to());
+        if (o.isEmpty()) {
+          continue;
+        }
+        for (SubtaskSample st : o.get().subtaskDeltas()) {
+          double busy = st.busyTimeMs().orElse(0);
+          double all = busy + st.idleTimeMs().orElse(0) + st.backPressuredTimeMs().orElse(0);
+          if (all > 0 && (best == null || busy / all > best.ratio)) {
+            String name = graph.vertex(e.to()).map(Vertex::name).orElse(e.to());
+            best = new Busiest(name + " subtask " + st.subtask(), busy / all);
+          }
+        }
+      }
+    }
+    return best;
+  }
+
+  /** For the decision: what was seen and what is learnt. */
+  String describe(double target) {
+    return String.format(
+        Locale.ROOT,
+        "%s emits %.1f of %.1f records/s arriving (back-pressured %.0f %%) although every vertex"
+            + " is sized for target utilization %.2f and the busiest subtask, %s, is %.0f %% busy:"
+            + " busy time overstates the job's capacity; sizing for %.2f from the next window",
+        source,
+        output,
+        arrival,
+        100 * backPressured,
+        target,
+        busiest,
+        100 * busiestRatio,
+        utilization);
+  }
+}

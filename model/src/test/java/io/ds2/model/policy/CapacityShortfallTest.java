@@ -1,0 +1,125 @@
+package io.ds2.model.policy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ds2.model.Observations;
+import io.ds2.model.estimate.DemandEstimator;
+import io.ds2.model.estimate.Ds2Model;
+import io.ds2.model.estimate.Estimate;
+import io.ds2.model.estimate.ReasonCode;
+import io.ds2.model.graph.Edge;
+import io.ds2.model.graph.JobGraph;
+import io.ds2.model.graph.Vertex;
+import io.ds2.model.options.Ds2Options;
+import io.ds2.model.window.Backlog;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A job that falls behind although DS2 says it is sized, as the fan-in job did on Kafka: Source ->
+ * Work (rebalance) at 3, every Work subtask {@code busy} busy, the source back-pressured {@code bp}
+ * and emitting 372 of the 400 records/s arriving.
+ */
+class CapacityShortfallTest {
+  private static final JobGraph GRAPH =
+      JobGraph.of(
+          List.of(new Vertex("s", "Source", 128), new Vertex("w", "Work", 128)),
+          List.of(new Edge("s", "w", "REBALANCE")));
+  private static final double SECONDS = 30;
+  private final MutableClock clock = new MutableClock();
+
+  private static Ds2Options options(String target) {
+    return options(target, "1");
+  }
+
+  private static Ds2Options options(String target, String minParallelism) {
+    return Ds2Options.fromMap(
+        Map.of(
+            "activation",
+            "1",
+            "scale-down-delay",
+            "0s",
+            "target-utilization",
+            target,
+            "min-parallelism",
+            minParallelism));
+  }
+
+  private static Estimate window(DecisionPolicy policy, double emitted, double bp, double busy) {
+    double records = emitted * SECONDS;
+    Observations obs =
+        new Observations(SECONDS)
+            .source(
+                "s",
+                1,
+                records,
+                bp * SECONDS * 1000,
+                Optional.of(new Backlog(5000, 400 - emitted, 400, 30, SECONDS)))
+            .operator("w", 3, records, records, 3 * busy * SECONDS * 1000);
+    return Ds2Model.estimate(
+        GRAPH,
+        obs.window(),
+        Map.of("s", DemandEstimator.infer(obs.get("s"), Optional.empty())),
+        policy.estimateOptions());
+  }
+
+  private static ReasonCode holdCode(Decision d) {
+    return assertInstanceOf(Action.Hold.class, d.action()).reason().code();
+  }
+
+  @Test
+  void aJobBehindWithNoSubtaskSaturatedIsSizedForTheBusyRatioItFellBehindAt() {
+    ScalingPolicy policy = new ScalingPolicy(options("1.0"), clock);
+    // Work's true rate 372 / 0.84 = 443 records/s for 3 instances: DS2 says 400 needs 2.71 -> 3.
+    Decision behind = policy.decide(GRAPH, window(policy, 372, 0.99, 0.84));
+    assertEquals(ReasonCode.CAPACITY_SHORTFALL, holdCode(behind));
+    String why = ((Action.Hold) behind.action()).reason().message();
+    assertTrue(why.contains("Source emits 372.0 of 400.0 records/s"), why);
+    assertTrue(why.contains("Work subtask 0, is 84 % busy"), why);
+    assertEquals(0.79, policy.estimateOptions().targetUtilization(), 1e-9);
+    assertEquals(1.0, policy.options().targetUtilization(), 1e-9); // what was configured
+    // The next window is sized for 0.79: 400 / (147.6 x 0.79) = 3.43 -> 4.
+    clock.advance(java.time.Duration.ofSeconds(30));
+    Decision next = policy.decide(GRAPH, window(policy, 372, 0.99, 0.84));
+    Action.Rescale r = assertInstanceOf(Action.Rescale.class, next.action());
+    assertEquals(4, r.parallelism().get("w"));
+    // Kept after the rescale: at 4 the job keeps up at 0.63 busy and is not scaled back to 3.
+    policy.rescaleApplied();
+    clock.advance(java.time.Duration.ofSeconds(30));
+    Decision after = policy.decide(GRAPH, window(policy, 400, 0.0, 0.68));
+    assertEquals(ReasonCode.NO_CHANGE, holdCode(after));
+    assertEquals(0.79, policy.estimateOptions().targetUtilization(), 1e-9);
+  }
+
+  @Test
+  void aSourceNotHeldBackOrAJobKeepingUpTeachesNothing() {
+    ScalingPolicy policy = new ScalingPolicy(options("1.0"), clock);
+    // Behind but hardly back-pressured: the source itself is short (not the job downstream).
+    assertEquals(
+        ReasonCode.NO_CHANGE, holdCode(policy.decide(GRAPH, window(policy, 372, 0.2, 0.84))));
+    // Back-pressured but emitting 99 % of what arrives: keeping up.
+    assertEquals(
+        ReasonCode.NO_CHANGE, holdCode(policy.decide(GRAPH, window(policy, 396, 0.9, 0.84))));
+    assertEquals(1.0, policy.estimateOptions().targetUtilization(), 1e-9);
+  }
+
+  @Test
+  void neverBelowHalfUtilizationAndNeverAboveTheTarget() {
+    // Behind with every subtask 30 % busy (held at 3 by min-parallelism): not a capacity the
+    // policy can believe in below 0.5.
+    ScalingPolicy policy = new ScalingPolicy(options("1.0", "3"), clock);
+    assertEquals(
+        ReasonCode.CAPACITY_SHORTFALL,
+        holdCode(policy.decide(GRAPH, window(policy, 372, 0.99, 0.3))));
+    assertEquals(0.5, policy.estimateOptions().targetUtilization(), 1e-9);
+    // At target 0.8, a job behind at 0.84 busy is one the estimate already scales: no shortfall.
+    ScalingPolicy hot = new ScalingPolicy(options("0.8"), clock);
+    Decision d = hot.decide(GRAPH, window(hot, 372, 0.99, 0.84));
+    assertInstanceOf(Action.Rescale.class, d.action());
+    assertEquals(0.8, hot.estimateOptions().targetUtilization(), 1e-9);
+  }
+}
