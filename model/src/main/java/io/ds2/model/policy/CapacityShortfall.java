@@ -52,6 +52,13 @@ record CapacityShortfall(
   static final double FLOOR = 0.5;
 
   /**
+   * Consecutive windows that must show it before anything is learnt: one window's output and
+   * arrival can be a few percent apart for a while after a rescale (a backlog drained through a
+   * stale gauge); a job really short stays short.
+   */
+  static final int CONFIRM_WINDOWS = 2;
+
+  /**
    * The shortfall this window shows, if any: the first lagging, held-back source (in the graph's
    * order) whose downstream subtasks all ran below the estimate's target utilization.
    */
@@ -115,13 +122,17 @@ record CapacityShortfall(
     return best;
   }
 
-  /** For the decision: what was seen and what is learnt. */
-  String describe(double target) {
+  /**
+   * For the decision: what was seen and what is learnt.
+   *
+   * @param seen consecutive windows that showed it, this one included
+   */
+  String describe(double target, int seen) {
     return String.format(
         Locale.ROOT,
         "%s emits %.1f of %.1f records/s arriving (back-pressured %.0f %%) although every vertex"
             + " is sized for target utilization %.2f and the busiest subtask, %s, is %.0f %% busy:"
-            + " busy time overstates the job's capacity; sizing for %.2f from the next window",
+            + " busy time overstates the job's capacity; %s",
         source,
         output,
         arrival,
@@ -129,6 +140,13 @@ record CapacityShortfall(
         target,
         busiest,
         100 * busiestRatio,
-        utilization);
+        seen >= CONFIRM_WINDOWS
+            ? String.format(Locale.ROOT, "sizing for %.2f from the next window", utilization)
+            : String.format(
+                Locale.ROOT,
+                "%d of %d windows; if the next shows it too, sizing for %.2f",
+                seen,
+                CONFIRM_WINDOWS,
+                utilization));
   }
 }

@@ -34,6 +34,8 @@ public final class ScalingPolicy implements DecisionPolicy {
   // The options estimates are made with: the configured ones until a capacity shortfall taught
   // the policy that the job cannot be run as hot (then a lower target utilization, kept).
   private Ds2Options estimateOptions;
+  // Consecutive windows that showed a capacity shortfall (reset by any window that does not).
+  private int shortfallWindows;
 
   /** A vertex whose recommendations have been below its parallelism since {@code since}. */
   public record ScaleDown(Instant since, int highest) {}
@@ -211,19 +213,25 @@ public final class ScalingPolicy implements DecisionPolicy {
     }
     if (!changes) {
       Optional<CapacityShortfall> shortfall = CapacityShortfall.of(graph, estimate);
+      shortfallWindows = shortfall.isPresent() ? shortfallWindows + 1 : 0;
       if (shortfall.isPresent()) {
         CapacityShortfall f = shortfall.get();
-        estimateOptions =
-            options.with(Map.of(Ds2Options.TARGET_UTILIZATION, String.valueOf(f.utilization())));
+        int seen = shortfallWindows;
+        if (seen >= CapacityShortfall.CONFIRM_WINDOWS) {
+          shortfallWindows = 0;
+          estimateOptions =
+              options.with(Map.of(Ds2Options.TARGET_UTILIZATION, String.valueOf(f.utilization())));
+        }
         return hold(
             now,
             estimate,
             proposals,
             extra,
             ReasonCode.CAPACITY_SHORTFALL,
-            f.describe(estimate.targetUtilization()));
+            f.describe(estimate.targetUtilization(), seen));
       }
     }
+    shortfallWindows = 0;
     if (changes) {
       Map<String, Integer> parallelism = Action.Rescale.fresh(targets.length);
       for (int i = 0; i < targets.length; i++) {
@@ -317,6 +325,7 @@ public final class ScalingPolicy implements DecisionPolicy {
   @Override
   public void rescaleApplied() {
     memory.clear();
+    shortfallWindows = 0;
     backoffUntil = Optional.empty();
   }
 

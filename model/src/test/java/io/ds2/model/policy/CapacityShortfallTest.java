@@ -75,11 +75,19 @@ class CapacityShortfallTest {
   void aJobBehindWithNoSubtaskSaturatedIsSizedForTheBusyRatioItFellBehindAt() {
     ScalingPolicy policy = new ScalingPolicy(options("1.0"), clock);
     // Work's true rate 372 / 0.84 = 443 records/s for 3 instances: DS2 says 400 needs 2.71 -> 3.
-    Decision behind = policy.decide(GRAPH, window(policy, 372, 0.99, 0.84));
-    assertEquals(ReasonCode.CAPACITY_SHORTFALL, holdCode(behind));
-    String why = ((Action.Hold) behind.action()).reason().message();
+    Decision first = policy.decide(GRAPH, window(policy, 372, 0.99, 0.84));
+    assertEquals(ReasonCode.CAPACITY_SHORTFALL, holdCode(first));
+    String why = ((Action.Hold) first.action()).reason().message();
     assertTrue(why.contains("Source emits 372.0 of 400.0 records/s"), why);
     assertTrue(why.contains("Work subtask 0, is 84 % busy"), why);
+    assertTrue(why.contains("1 of 2 windows"), why);
+    assertEquals(1.0, policy.estimateOptions().targetUtilization(), 1e-9); // not yet: one window
+    clock.advance(java.time.Duration.ofSeconds(30));
+    Decision confirmed = policy.decide(GRAPH, window(policy, 372, 0.99, 0.84));
+    assertEquals(ReasonCode.CAPACITY_SHORTFALL, holdCode(confirmed));
+    assertTrue(
+        ((Action.Hold) confirmed.action()).reason().message().contains("sizing for 0.79"),
+        confirmed.toString());
     assertEquals(0.79, policy.estimateOptions().targetUtilization(), 1e-9);
     assertEquals(1.0, policy.options().targetUtilization(), 1e-9); // what was configured
     // The next window is sized for 0.79: 400 / (147.6 x 0.79) = 3.43 -> 4.
@@ -93,6 +101,20 @@ class CapacityShortfallTest {
     Decision after = policy.decide(GRAPH, window(policy, 400, 0.0, 0.68));
     assertEquals(ReasonCode.NO_CHANGE, holdCode(after));
     assertEquals(0.79, policy.estimateOptions().targetUtilization(), 1e-9);
+  }
+
+  @Test
+  void oneWindowShortWithTheNextKeepingUpTeachesNothing() {
+    ScalingPolicy policy = new ScalingPolicy(options("1.0"), clock);
+    assertEquals(
+        ReasonCode.CAPACITY_SHORTFALL,
+        holdCode(policy.decide(GRAPH, window(policy, 372, 0.99, 0.84))));
+    assertEquals(
+        ReasonCode.NO_CHANGE, holdCode(policy.decide(GRAPH, window(policy, 400, 0.6, 0.84))));
+    assertEquals(
+        ReasonCode.CAPACITY_SHORTFALL,
+        holdCode(policy.decide(GRAPH, window(policy, 372, 0.99, 0.84))));
+    assertEquals(1.0, policy.estimateOptions().targetUtilization(), 1e-9);
   }
 
   @Test
@@ -112,9 +134,11 @@ class CapacityShortfallTest {
     // Behind with every subtask 30 % busy (held at 3 by min-parallelism): not a capacity the
     // policy can believe in below 0.5.
     ScalingPolicy policy = new ScalingPolicy(options("1.0", "3"), clock);
-    assertEquals(
-        ReasonCode.CAPACITY_SHORTFALL,
-        holdCode(policy.decide(GRAPH, window(policy, 372, 0.99, 0.3))));
+    for (int i = 0; i < CapacityShortfall.CONFIRM_WINDOWS; i++) {
+      assertEquals(
+          ReasonCode.CAPACITY_SHORTFALL,
+          holdCode(policy.decide(GRAPH, window(policy, 372, 0.99, 0.3))));
+    }
     assertEquals(0.5, policy.estimateOptions().targetUtilization(), 1e-9);
     // At target 0.8, a job behind at 0.84 busy is one the estimate already scales: no shortfall.
     ScalingPolicy hot = new ScalingPolicy(options("0.8"), clock);
