@@ -5,6 +5,7 @@ import io.ds2.model.estimate.SourceDemand;
 import io.ds2.model.graph.Edge;
 import io.ds2.model.graph.JobGraph;
 import io.ds2.model.graph.Vertex;
+import io.ds2.model.keyed.SubtaskShares;
 import io.ds2.model.window.SubtaskSample;
 import io.ds2.model.window.VertexObservation;
 import java.util.ArrayDeque;
@@ -16,12 +17,12 @@ import java.util.Set;
 
 /**
  * A job that falls behind although every vertex is sized: a source is held back by back-pressure
- * and emits less than arrives, while no subtask downstream of it is as busy as the target
- * utilization allows. Busy time then overstates what the job can do: with small network buffers and
- * round-robin channels, a sender blocks on whichever receiver is momentarily full, so a chain of
- * vertices 84-92 % busy kept a Kafka source 99 % back-pressured here, 7 % short of its input. The
- * busiest such subtask's busy ratio, less a margin, is then the utilization the job can really be
- * run at.
+ * and emits less than arrives, while no subtask downstream of it is saturated ({@value
+ * SubtaskShares#SATURATED_BUSY} busy) or as busy as the target utilization allows. Busy time then
+ * overstates what the job can do: with small network buffers and round-robin channels, a sender
+ * blocks on whichever receiver is momentarily full, so a chain of vertices 84-92 % busy kept a
+ * Kafka source 99 % back-pressured here, 7 % short of its input. The busiest such subtask's busy
+ * ratio, less a margin, is then the utilization the job can really be run at.
  *
  * @param source the lagging source's name
  * @param arrival records/s arriving at it (its demand as measured)
@@ -77,8 +78,11 @@ record CapacityShortfall(
         continue;
       }
       Busiest b = busiestDownstream(graph, estimate, s);
-      if (b == null || b.ratio >= target) {
-        continue; // a saturated subtask: the estimate sizes it, nothing is learnt
+      if (b == null || b.ratio >= Math.min(target, SubtaskShares.SATURATED_BUSY)) {
+        // A saturated subtask (or one at its target) explains the shortfall: the estimate sizes
+        // it, or fails to (an uneven input it does not model), but nothing is learnt about busy
+        // time from it.
+        continue;
       }
       // In hundredths: a utilization the decision can state as it is used.
       double learnt = Math.max(FLOOR, Math.floor((b.ratio - MARGIN) * 100 + 1e-9) / 100);

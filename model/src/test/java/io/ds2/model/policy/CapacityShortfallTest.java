@@ -130,6 +130,18 @@ class CapacityShortfallTest {
   }
 
   @Test
+  void aSaturatedSubtaskExplainsTheShortfallAndTeachesNothing() {
+    // Work at 3, every subtask 97 % busy, emitting 390 of 400/s: DS2 says 2.98 -> 3 will do.
+    // The shortfall is the saturated subtasks', not busy time overstating capacity.
+    ScalingPolicy policy = new ScalingPolicy(options("1.0"), clock);
+    for (int i = 0; i < 3; i++) {
+      assertEquals(
+          ReasonCode.NO_CHANGE, holdCode(policy.decide(GRAPH, window(policy, 390, 0.99, 0.97))));
+    }
+    assertEquals(1.0, policy.estimateOptions().targetUtilization(), 1e-9);
+  }
+
+  @Test
   void neverBelowHalfUtilizationAndNeverAboveTheTarget() {
     // Behind with every subtask 30 % busy (held at 3 by min-parallelism): not a capacity the
     // policy can believe in below 0.5.
