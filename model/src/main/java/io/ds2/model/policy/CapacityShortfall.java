@@ -53,11 +53,14 @@ record CapacityShortfall(
   static final double FLOOR = 0.5;
 
   /**
-   * Consecutive windows that must show it before anything is learnt: one window's output and
-   * arrival can be a few percent apart for a while after a rescale (a backlog drained through a
-   * stale gauge); a job really short stays short.
+   * Windows, of the last {@value #OF_WINDOWS} at the same parallelism, that must show it before
+   * anything is learnt: one window's output and arrival can be a few percent apart for a while
+   * after a rescale (a backlog drained through a stale gauge); a job really short shows it again,
+   * though a marginal one (2 % short) not in every window.
    */
   static final int CONFIRM_WINDOWS = 2;
+
+  static final int OF_WINDOWS = 3;
 
   /**
    * The shortfall this window shows, if any: the first lagging, held-back source (in the graph's
@@ -129,7 +132,7 @@ record CapacityShortfall(
   /**
    * For the decision: what was seen and what is learnt.
    *
-   * @param seen consecutive windows that showed it, this one included
+   * @param seen windows of the last {@value #OF_WINDOWS} that showed it, this one included
    */
   String describe(double target, int seen) {
     return String.format(
@@ -148,8 +151,9 @@ record CapacityShortfall(
             ? String.format(Locale.ROOT, "sizing for %.2f from the next window", utilization)
             : String.format(
                 Locale.ROOT,
-                "%d of %d windows; if the next shows it too, sizing for %.2f",
+                "%d of the last %d windows; at %d, sizing for %.2f",
                 seen,
+                OF_WINDOWS,
                 CONFIRM_WINDOWS,
                 utilization));
   }

@@ -34,7 +34,7 @@ public final class ScalingPolicy implements DecisionPolicy {
   // The options estimates are made with: the configured ones until a capacity shortfall taught
   // the policy that the job cannot be run as hot (then a lower target utilization, kept).
   private Ds2Options estimateOptions;
-  // Consecutive windows that showed a capacity shortfall (reset by any window that does not).
+  // Which of the last windows at this parallelism showed a capacity shortfall (bit 0: the last).
   private int shortfallWindows;
 
   /** A vertex whose recommendations have been below its parallelism since {@code since}. */
@@ -213,10 +213,12 @@ public final class ScalingPolicy implements DecisionPolicy {
     }
     if (!changes) {
       Optional<CapacityShortfall> shortfall = CapacityShortfall.of(graph, estimate);
-      shortfallWindows = shortfall.isPresent() ? shortfallWindows + 1 : 0;
+      shortfallWindows =
+          (shortfallWindows << 1 | (shortfall.isPresent() ? 1 : 0))
+              & ((1 << CapacityShortfall.OF_WINDOWS) - 1);
       if (shortfall.isPresent()) {
         CapacityShortfall f = shortfall.get();
-        int seen = shortfallWindows;
+        int seen = Integer.bitCount(shortfallWindows);
         if (seen >= CapacityShortfall.CONFIRM_WINDOWS) {
           shortfallWindows = 0;
           estimateOptions =
@@ -231,8 +233,8 @@ public final class ScalingPolicy implements DecisionPolicy {
             f.describe(estimate.targetUtilization(), seen));
       }
     }
-    shortfallWindows = 0;
     if (changes) {
+      shortfallWindows = 0;
       Map<String, Integer> parallelism = Action.Rescale.fresh(targets.length);
       for (int i = 0; i < targets.length; i++) {
         parallelism.put(proposals.get(i).estimate().vertexId(), targets[i]);

@@ -80,7 +80,7 @@ class CapacityShortfallTest {
     String why = ((Action.Hold) first.action()).reason().message();
     assertTrue(why.contains("Source emits 372.0 of 400.0 records/s"), why);
     assertTrue(why.contains("Work subtask 0, is 84 % busy"), why);
-    assertTrue(why.contains("1 of 2 windows"), why);
+    assertTrue(why.contains("1 of the last 3 windows"), why);
     assertEquals(1.0, policy.estimateOptions().targetUtilization(), 1e-9); // not yet: one window
     clock.advance(java.time.Duration.ofSeconds(30));
     Decision confirmed = policy.decide(GRAPH, window(policy, 372, 0.99, 0.84));
@@ -104,7 +104,7 @@ class CapacityShortfallTest {
   }
 
   @Test
-  void oneWindowShortWithTheNextKeepingUpTeachesNothing() {
+  void oneWindowShortInThreeTeachesNothingTwoDo() {
     ScalingPolicy policy = new ScalingPolicy(options("1.0"), clock);
     assertEquals(
         ReasonCode.CAPACITY_SHORTFALL,
@@ -112,9 +112,18 @@ class CapacityShortfallTest {
     assertEquals(
         ReasonCode.NO_CHANGE, holdCode(policy.decide(GRAPH, window(policy, 400, 0.6, 0.84))));
     assertEquals(
+        ReasonCode.NO_CHANGE, holdCode(policy.decide(GRAPH, window(policy, 400, 0.6, 0.84))));
+    assertEquals(
         ReasonCode.CAPACITY_SHORTFALL,
         holdCode(policy.decide(GRAPH, window(policy, 372, 0.99, 0.84))));
-    assertEquals(1.0, policy.estimateOptions().targetUtilization(), 1e-9);
+    assertEquals(1.0, policy.estimateOptions().targetUtilization(), 1e-9); // 1 of the last 3
+    // A marginal job, short every other window: the second short window of three confirms it.
+    assertEquals(
+        ReasonCode.NO_CHANGE, holdCode(policy.decide(GRAPH, window(policy, 400, 0.6, 0.84))));
+    assertEquals(
+        ReasonCode.CAPACITY_SHORTFALL,
+        holdCode(policy.decide(GRAPH, window(policy, 372, 0.99, 0.84))));
+    assertEquals(0.79, policy.estimateOptions().targetUtilization(), 1e-9);
   }
 
   @Test
