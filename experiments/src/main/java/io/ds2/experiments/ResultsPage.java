@@ -26,7 +26,6 @@ final class ResultsPage {
         ```bash
         bin/ds2-bench calibrate --out experiments/results/calibration.json
         bin/ds2-bench suite --feed kafka --controllers ds2,flink-as-1.10-matched,ds2-paper   # Kafka-fed (~60 min)
-        bin/ds2-bench suite --feed kafka --controllers ds2-u0.7,ds2-paper-u0.7,flink-as-1.10-u0.7 --scenarios fanin-step-up,wordcount   # every controller at target utilization 0.7 (~28 min)
         bin/ds2-bench suite                         # every scenario x ds2, ds2-paper, flink-as-1.10-matched (~27 min)
         bin/ds2-bench suite --controllers flink-as-1.10 --scenarios fanin-step-up,fanin-step-down,wordcount,sub-linear,nexmark-q1,nexmark-q2,nexmark-q3,nexmark-q5,nexmark-q8,nexmark-q11   # its defaults (~25 min)
         bin/ds2-bench suite --repeats 2,3 --controllers ds2,ds2-paper,flink-as-1.10-matched   # two more runs of each (~53 min)
