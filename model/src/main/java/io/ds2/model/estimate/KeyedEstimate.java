@@ -50,7 +50,7 @@ public final class KeyedEstimate {
       }
       seen[i] = true;
       rates[i] = s.value(Counter.RECORDS_IN) / obs.seconds();
-      busy[i] = busyRatio(s);
+      busy[i] = s.busyRatio();
     }
     double busyMs = obs.busyTimeMs().orElse(0);
     double cost = busyMs / 1000 / obs.recordsIn();
@@ -186,18 +186,5 @@ public final class KeyedEstimate {
             .reduce((a, b) -> a + "," + b)
             .orElse("?")
         + ")";
-  }
-
-  private static double busyRatio(SubtaskSample s) {
-    double busy = valueOrZero(s, Counter.BUSY_TIME_MS);
-    double time =
-        busy
-            + valueOrZero(s, Counter.IDLE_TIME_MS)
-            + valueOrZero(s, Counter.BACK_PRESSURED_TIME_MS);
-    return time <= 0 ? 0 : busy / time;
-  }
-
-  private static double valueOrZero(SubtaskSample s, Counter c) {
-    return s.has(c) ? s.value(c) : 0;
   }
 }

@@ -117,11 +117,10 @@ record CapacityShortfall(
           continue;
         }
         for (SubtaskSample st : o.get().subtaskDeltas()) {
-          double busy = st.busyTimeMs().orElse(0);
-          double all = busy + st.idleTimeMs().orElse(0) + st.backPressuredTimeMs().orElse(0);
-          if (all > 0 && (best == null || busy / all > best.ratio)) {
+          double ratio = st.busyRatio();
+          if (st.reportedTimeMs() > 0 && (best == null || ratio > best.ratio)) {
             String name = graph.vertex(e.to()).map(Vertex::name).orElse(e.to());
-            best = new Busiest(name + " subtask " + st.subtask(), busy / all);
+            best = new Busiest(name + " subtask " + st.subtask(), ratio);
           }
         }
       }

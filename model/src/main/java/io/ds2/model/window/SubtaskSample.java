@@ -160,6 +160,27 @@ public final class SubtaskSample {
     return get(Counter.BACK_PRESSURED_TIME_MS);
   }
 
+  /** Of a window's deltas: busy + idle + back-pressured time, of the times reported. */
+  public double reportedTimeMs() {
+    return rawOrZero(Counter.BUSY_TIME_MS)
+        + rawOrZero(Counter.IDLE_TIME_MS)
+        + rawOrZero(Counter.BACK_PRESSURED_TIME_MS);
+  }
+
+  /**
+   * Of a window's deltas: busy time over {@link #reportedTimeMs()}; 0 where no time was reported
+   * (nothing shows the subtask busy).
+   */
+  public double busyRatio() {
+    double time = reportedTimeMs();
+    return time <= 0 ? 0 : rawOrZero(Counter.BUSY_TIME_MS) / time;
+  }
+
+  // Only for the two sums above: elsewhere an absent counter is never read as 0.
+  private double rawOrZero(Counter c) {
+    return has(c) ? raw(c.ordinal()) : 0;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {

@@ -53,4 +53,16 @@ class SubtaskSampleTest {
     assertNotEquals(withoutBusy(10), SubtaskSample.of(3, 10, 20, 0, 40, 0));
     assertTrue(withoutBusy(10).toString().contains("accumulateBusyTimeMs=absent"));
   }
+
+  @Test
+  void busyRatioIsBusyOverTheTimesReported() {
+    // busy 30, idle 40, back-pressured 50 ms: 30 / 120
+    SubtaskSample s = SubtaskSample.of(1, 10, 20, 30, 40, 50);
+    assertEquals(120, s.reportedTimeMs(), 1e-9);
+    assertEquals(0.25, s.busyRatio(), 1e-9);
+    // No time at all: nothing shows it busy.
+    SubtaskSample none = SubtaskSample.of(2, 10, 20, 0, 0, 0);
+    assertEquals(0, none.reportedTimeMs(), 1e-9);
+    assertEquals(0, none.busyRatio(), 1e-9);
+  }
 }
