@@ -88,7 +88,10 @@ class ClosedLoopTest {
 
       RateControl.set(RATE, 1.0);
       int before = events.decisions.size();
-      Phase down = settle(loop, SPEC.oracle(1), 1, 8);
+      // Two rescales are allowed, each after the scale-down delay (three 6 s windows here: 15 s),
+      // and one hold at the oracle: 9 decisions. (A first step that stops above the oracle comes
+      // from the highest recommendation during the delay, taken while the x2 backlog drained.)
+      Phase down = settle(loop, SPEC.oracle(1), 1, 10);
       assertTrue(down.rescales() <= 2, "after x0.5: " + down);
       // The first lower recommendations waited out the delay, and nothing went below the oracle.
       assertTrue(
