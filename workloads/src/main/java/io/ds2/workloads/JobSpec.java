@@ -166,18 +166,56 @@ public record JobSpec(
   @Override
   public Map<String, Integer> oracle(double rateFactor) {
     Map<String, Integer> result = new LinkedHashMap<>();
+    // Each vertex's split of its output over its subtasks at its oracle parallelism.
+    Map<String, double[]> split = new HashMap<>();
+    sources.forEach(s -> split.put(s.name(), even(s.parallelism())));
     inputRates(rateFactor)
         .forEach(
             (name, in) -> {
               OperatorSpec op = operator(name);
               double load = in * op.costMs() / 1000;
               int m = op.maxParallelism();
-              double[] shares = op.keyed() ? op.keys().keyGroupShares(m) : null;
-              result.put(
-                  vertexName(op.name(), false),
-                  KeyedOracle.smallestKeepingUp(load, op.alpha(), shares, m));
+              int p;
+              if (op.keyed()) {
+                double[] shares = op.keys().keyGroupShares(m);
+                p = KeyedOracle.smallestKeepingUp(load, op.alpha(), shares, m);
+                split.put(name, KeyedOracle.subtaskShares(shares, p));
+              } else if (forward(op)) {
+                double[] producers = split.get(op.inputs().get(0));
+                p = KeyedOracle.smallestKeepingUpPointwise(load, op.alpha(), producers, m);
+                split.put(name, KeyedOracle.pointwiseShares(producers, p));
+              } else {
+                p = KeyedOracle.smallestKeepingUp(load, op.alpha(), null, m);
+                split.put(name, even(p));
+              }
+              result.put(vertexName(op.name(), false), p);
             });
     return result;
+  }
+
+  /**
+   * Whether Flink connects the operator's input FORWARD: one unkeyed input from a vertex started at
+   * the same parallelism (at another, Flink's default is REBALANCE). It stays FORWARD, and so
+   * pointwise, when a rescale makes the parallelisms differ.
+   */
+  private boolean forward(OperatorSpec op) {
+    if (op.keyed() || op.inputs().size() != 1) {
+      return false;
+    }
+    String in = op.inputs().get(0);
+    int upstream =
+        sources.stream()
+            .filter(s -> s.name().equals(in))
+            .map(SourceSpec::parallelism)
+            .findFirst()
+            .orElseGet(() -> operator(in).parallelism());
+    return upstream == op.parallelism();
+  }
+
+  private static double[] even(int n) {
+    double[] w = new double[n];
+    java.util.Arrays.fill(w, 1.0 / n);
+    return w;
   }
 
   @Override

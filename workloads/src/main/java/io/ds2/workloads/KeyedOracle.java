@@ -31,15 +31,66 @@ public final class KeyedOracle {
         "no parallelism up to " + maxParallelism + " keeps up with a load of " + load);
   }
 
+  /**
+   * As {@link #smallestKeepingUp}, for an input connected pointwise (FORWARD, RESCALE) to a
+   * producer whose output splits as {@code producers} over its subtasks.
+   */
+  public static int smallestKeepingUpPointwise(
+      double load, double alpha, double[] producers, int maxParallelism) {
+    for (int p = 1; p <= maxParallelism; p++) {
+      if (load * (1 + alpha * (p - 1)) * max(pointwiseShares(producers, p)) < KEEPS_UP_BUSY) {
+        return p;
+      }
+    }
+    throw new IllegalStateException(
+        "no parallelism up to " + maxParallelism + " keeps up with a load of " + load);
+  }
+
   /** The busiest subtask's share of the input at parallelism p. */
   public static double busiestShare(double[] shares, int p) {
+    return max(subtaskShares(shares, p));
+  }
+
+  /** Each subtask's share at parallelism p of an input spread by key group as {@code shares}. */
+  public static double[] subtaskShares(double[] shares, int p) {
     int m = shares.length;
     double[] perSubtask = new double[p];
     for (int g = 0; g < m; g++) {
       perSubtask[(int) ((long) g * p / m)] += shares[g];
     }
+    return perSubtask;
+  }
+
+  /**
+   * Each consumer's share at parallelism p of a pointwise input from n producers splitting as
+   * {@code producers}: Flink's {@code VertexInputInfoComputationUtils} gives consumer j of p ≤ n
+   * the producers [j n / p, (j + 1) n / p); for p &gt; n producer i feeds consumers [ceil(i p / n),
+   * ceil((i + 1) p / n)) round-robin (FLINK-30213 replaces FORWARD by rebalancing over them).
+   */
+  public static double[] pointwiseShares(double[] producers, int p) {
+    int n = producers.length;
+    double[] result = new double[p];
+    if (n >= p) {
+      for (int j = 0; j < p; j++) {
+        for (long i = (long) j * n / p; i < (long) (j + 1) * n / p; i++) {
+          result[j] += producers[(int) i];
+        }
+      }
+      return result;
+    }
+    for (int i = 0; i < n; i++) {
+      int from = (int) (((long) i * p + n - 1) / n);
+      int to = (int) (((long) (i + 1) * p + n - 1) / n);
+      for (int j = from; j < to; j++) {
+        result[j] = producers[i] / (to - from);
+      }
+    }
+    return result;
+  }
+
+  private static double max(double[] values) {
     double max = 0;
-    for (double s : perSubtask) {
+    for (double s : values) {
       max = Math.max(max, s);
     }
     return max;

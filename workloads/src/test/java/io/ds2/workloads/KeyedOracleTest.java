@@ -1,5 +1,6 @@
 package io.ds2.workloads;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -71,5 +72,33 @@ class KeyedOracleTest {
     double[] shares = fanIn.operators().get(0).keys().keyGroupShares(128);
     assertEquals(4, KeyedOracle.smallestKeepingUp(3.685, 0, shares, 128));
     assertEquals(8, KeyedOracle.smallestKeepingUp(7.37, 0, shares, 128));
+  }
+
+  private static double[] even(int n) {
+    double[] w = new double[n];
+    Arrays.fill(w, 1.0 / n);
+    return w;
+  }
+
+  @Test
+  void aForwardInputFromElevenProducersSplitsByTheirRanges() {
+    double t = 1e-12;
+    assertArrayEquals(
+        new double[] {2 / 11.0, 2 / 11.0, 2 / 11.0, 2 / 11.0, 3 / 11.0},
+        KeyedOracle.pointwiseShares(even(11), 5),
+        t);
+    assertArrayEquals(new double[] {0.25, 0.25, 0.5}, KeyedOracle.pointwiseShares(even(2), 3), t);
+  }
+
+  @Test
+  void theSmallestParallelismKeepingUpFollowsTheProducers() {
+    // 4.5 instances of load behind 11 even producers: at 5 one consumer reads 3/11 (1.23
+    // instances), at 6 the busiest reads 2/11 (0.82): 6, where an even input needs 5.
+    assertEquals(5, KeyedOracle.smallestKeepingUp(4.5, 0, null, 128));
+    assertEquals(6, KeyedOracle.smallestKeepingUpPointwise(4.5, 0, even(11), 128));
+    // Behind 8 producers 4 reads pairs evenly: 4.5 / 4 = 1.125 > 0.98, so 5? At 5 consumers
+    // read 1, 2, 1, 2, 2 producers: 2/8 x 4.5 = 1.125, still over; 6: 1,1,2,1,1,2 -> same;
+    // 7: one pair, 1.125; 8: one each, 0.5625.
+    assertEquals(8, KeyedOracle.smallestKeepingUpPointwise(4.5, 0, even(8), 128));
   }
 }

@@ -103,11 +103,6 @@ public final class EstimateJson {
     ArrayNode at = n.putArray("observedAt");
     s.load().observedAt().forEach(at::add);
     n.put("assumedEven", s.load().assumedEven());
-    if (s.inheritedFrom().isPresent()) {
-      n.put("inheritedFrom", s.inheritedFrom().get());
-    } else {
-      n.putNull("inheritedFrom");
-    }
     n.put("ds2Parallelism", s.ds2Parallelism());
     n.put("parallelism", s.parallelism());
     n.put("feasible", s.feasible());

@@ -2,7 +2,6 @@ package io.ds2.model.estimate;
 
 import io.ds2.model.graph.Edge;
 import io.ds2.model.graph.JobGraph;
-import io.ds2.model.graph.ShipStrategy;
 import io.ds2.model.graph.Vertex;
 import io.ds2.model.keyed.KeyGroupLoad;
 import io.ds2.model.keyed.KeyedHistory;
@@ -183,8 +182,6 @@ public final class Ds2Model {
     private final OptionalDouble[] outStar;
     // what every vertex visited had to emit during the window (no what-if, no catch-up)
     private final double[] now;
-    // the spread over key groups of every keyed vertex visited (null: none)
-    private final KeySpread[] spreads;
     // the observation of every vertex visited
     private final VertexObservation[] observations;
 
@@ -192,7 +189,6 @@ public final class Ds2Model {
       int n = graph.topologicalOrder().size();
       this.outStar = new OptionalDouble[n];
       this.now = new double[n];
-      this.spreads = new KeySpread[n];
       this.observations = new VertexObservation[n];
       this.graph = graph;
       this.window = window;
@@ -262,15 +258,8 @@ public final class Ds2Model {
       if (load.isPresent() && required > 0) {
         double capacity = trueRate.getAsDouble() * options.targetUtilization();
         IntToDoubleFunction capacityAt = p -> capacity;
-        int inherited = inheritedFrom(pos, inputs);
-        Optional<String> from =
-            inherited < 0
-                ? Optional.empty()
-                : Optional.of(graph.topologicalOrder().get(inherited).name());
-        KeySpread s =
-            KeyedEstimate.size(v, load.get(), from, inStar, capacityAt, recommended, options);
+        KeySpread s = KeyedEstimate.size(v, load.get(), inStar, capacityAt, recommended, options);
         KeyedEstimate.explain(v, s, inStar, capacityAt, options, reasons);
-        spreads[pos] = s;
         spread = Optional.of(s);
         recommended = s.parallelism();
       }
@@ -293,8 +282,9 @@ public final class Ds2Model {
 
     /**
      * The spread of the vertex's input over key groups: measured (and remembered) for a keyed
-     * input; carried over from the upstream for a one-to-one input from a keyed vertex; empty where
-     * the input spreads evenly.
+     * input; empty otherwise. (A FORWARD or RESCALE input follows its producer's subtasks, which
+     * depends on the parallelism the producer is going to run at: the policy checks it against
+     * that, {@code PointwiseInputs}.)
      */
     private Optional<KeyGroupLoad> spreadOf(
         Vertex v, int pos, List<Edge> inputs, VertexObservation obs, double nowIn) {
@@ -319,19 +309,7 @@ public final class Ds2Model {
                 ? KeyGroupLoad.even(v.maxParallelism())
                 : KeyGroupLoad.combine(v.maxParallelism(), known));
       }
-      int u = inheritedFrom(pos, inputs);
-      return u >= 0 && spreads[u].load().maxParallelism() == v.maxParallelism()
-          ? Optional.of(spreads[u].load())
-          : Optional.empty();
-    }
-
-    /** The position of the keyed vertex a FORWARD-only input reads one-to-one, or -1. */
-    private int inheritedFrom(int pos, List<Edge> inputs) {
-      if (inputs.size() != 1 || inputs.get(0).strategy() != ShipStrategy.FORWARD) {
-        return -1;
-      }
-      int u = graph.inputPosition(pos, 0);
-      return spreads[u] == null ? -1 : u;
+      return Optional.empty();
     }
   }
 

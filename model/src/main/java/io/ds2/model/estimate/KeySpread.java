@@ -3,14 +3,12 @@ package io.ds2.model.estimate;
 import io.ds2.model.keyed.KeyGroupLoad;
 import io.ds2.model.keyed.KeyedSizing.HotKeyGroup;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * How a vertex's input spreads over its subtasks, and what that did to its parallelism: for a
- * vertex with a keyed (HASH) input, or one reading such a vertex one-to-one (FORWARD).
+ * vertex with a keyed (HASH) input.
  *
  * @param load the estimated spread over key groups
- * @param inheritedFrom the upstream vertex whose spread a FORWARD input carries over, if so
  * @param ds2Parallelism DS2's bound (input spread evenly over the subtasks), after min/max bounds
  * @param parallelism the smallest parallelism from the bound up at which the busiest subtask keeps
  *     up (or the upper bound if none does)
@@ -24,7 +22,6 @@ import java.util.Optional;
  */
 public record KeySpread(
     KeyGroupLoad load,
-    Optional<String> inheritedFrom,
     int ds2Parallelism,
     int parallelism,
     boolean feasible,

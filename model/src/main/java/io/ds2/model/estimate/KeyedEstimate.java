@@ -65,7 +65,6 @@ public final class KeyedEstimate {
   public static KeySpread size(
       Vertex v,
       KeyGroupLoad load,
-      Optional<String> inheritedFrom,
       double input,
       IntToDoubleFunction capacityAt,
       int ds2,
@@ -76,7 +75,6 @@ public final class KeyedEstimate {
         chosen.parallelism() == ds2 ? chosen : KeyedSizing.size(load, input, capacityAt, ds2, ds2);
     return new KeySpread(
         load,
-        inheritedFrom,
         ds2,
         chosen.parallelism(),
         chosen.feasible(),
@@ -100,7 +98,7 @@ public final class KeyedEstimate {
       IntToDoubleFunction capacityAt,
       Ds2Options options,
       List<Reason> reasons) {
-    if (s.load().assumedEven() && s.inheritedFrom().isEmpty()) {
+    if (s.load().assumedEven()) {
       reasons.add(
           new Reason(
               ReasonCode.KEY_SPREAD_UNKNOWN,
@@ -173,9 +171,6 @@ public final class KeyedEstimate {
   }
 
   private static String basis(KeySpread s) {
-    if (s.inheritedFrom().isPresent()) {
-      return "its input follows the key groups of " + s.inheritedFrom().get() + " one-to-one";
-    }
     if (s.load().assumedEven()) {
       return "key groups assumed even, but " + s.maxParallelism() + " of them split unevenly";
     }

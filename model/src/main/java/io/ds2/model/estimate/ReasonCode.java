@@ -56,6 +56,11 @@ public enum ReasonCode {
   HOT_KEY_GROUP,
   /** A keyed vertex seen only at parallelism 1: its spread over key groups is not known yet. */
   KEY_SPREAD_UNKNOWN,
+  /**
+   * A FORWARD or RESCALE input from a vertex at another parallelism: Flink connects it pointwise,
+   * so subtasks read unequal numbers of the producer's subtasks; raised so the busiest keeps up.
+   */
+  POINTWISE_INPUT,
   /** Every vertex already runs at its target. */
   NO_CHANGE
 }

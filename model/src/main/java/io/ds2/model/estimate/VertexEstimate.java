@@ -16,8 +16,9 @@ import java.util.OptionalDouble;
  * @param selectivity output records per input record
  * @param requiredParallelism in* / (true rate x target utilization), before rounding and bounds
  * @param recommendedParallelism the parallelism to run at
- * @param keySpread how the input spreads over the subtasks, for a vertex with a keyed input (or a
- *     one-to-one input from one); empty when DS2's even spread applies
+ * @param keySpread how the input spreads over the subtasks, for a vertex with a keyed input; empty
+ *     when DS2's even spread applies (a pointwise input is checked by the policy, against the
+ *     producer's target)
  */
 public record VertexEstimate(
     String vertexId,

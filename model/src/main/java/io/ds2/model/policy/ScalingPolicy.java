@@ -200,7 +200,10 @@ public final class ScalingPolicy implements DecisionPolicy {
       VertexMemory m = memoryOf(i, p.estimate().vertexId());
       m.add(p.proposed());
       targets[i] = target(p, m, now, extra, i);
-      changes |= targets[i] != p.estimate().currentParallelism();
+    }
+    PointwiseInputs.raise(graph, estimate, targets, extra, options);
+    for (int i = 0; i < targets.length; i++) {
+      changes |= targets[i] != proposals.get(i).estimate().currentParallelism();
     }
     if (backoffUntil.isPresent() && now.isBefore(backoffUntil.get())) {
       return hold(

@@ -87,7 +87,6 @@ final class VertexTargets {
         KeyedEstimate.size(
             vertex,
             v.keySpread().get().load(),
-            v.keySpread().get().inheritedFrom(),
             input,
             q -> o.targetUtilization() / curve.get().costAt(q),
             p,
