@@ -45,12 +45,16 @@ public final class Pointwise {
 
   /** The consumer with the largest share at {@code p} (the first of equals). */
   public static Busiest busiest(double[] producers, int p) {
-    double[] s = shares(producers, p);
+    return busiestOf(shares(producers, p), producers.length);
+  }
+
+  /** The consumer with the largest of {@code s}, the shares at s.length of n producers. */
+  public static Busiest busiestOf(double[] s, int n) {
+    int p = s.length;
     int worst = 0;
     for (int j = 1; j < p; j++) {
       worst = s[j] > s[worst] * (1 + 1e-12) ? j : worst; // equal shares sum unequally
     }
-    int n = producers.length;
     int first = n >= p ? firstProducer(worst, n, p) : producerOf(worst, n, p);
     int last = n >= p ? lastProducer(worst, n, p) : first;
     return new Busiest(worst, s[worst], first, last);

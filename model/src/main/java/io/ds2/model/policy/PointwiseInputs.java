@@ -41,7 +41,8 @@ final class PointwiseInputs {
     if (order.size() != vertices.size()) {
       return; // not this graph's estimate: nothing is checked rather than the wrong vertices
     }
-    // A pointwise consumer's split at its target, per position, for a pointwise chain below it.
+    // A pointwise consumer's split at its target, per position, for a pointwise chain below it
+    // (null: even).
     double[][] split = new double[vertices.size()][];
     for (int i = 0; i < vertices.size(); i++) {
       VertexEstimate v = vertices.get(i);
@@ -65,8 +66,14 @@ final class PointwiseInputs {
           v.trueProcessingRatePerInstance().getAsDouble() * estimate.targetUtilization();
       int p = targets[i];
       // Held below even DS2's bound by its own rules (activation, a step limit): those decide.
-      if (input <= 0 || capacity <= 0 || producers.length != n || input / p > capacity) {
+      if (input <= 0 || capacity <= 0 || input / p > capacity) {
         continue;
+      }
+      if (producers == null) {
+        if (n % p == 0 || p % n == 0) {
+          continue; // even producers over whole ranges: an even input, as DS2 sized it
+        }
+        producers = Pointwise.even(n);
       }
       int upper =
           Math.max(
@@ -74,20 +81,20 @@ final class PointwiseInputs {
               Math.min(
                   order.get(i).maxParallelism(),
                   options.maxParallelism().orElse(Integer.MAX_VALUE)));
-      Pointwise.Busiest at = Pointwise.busiest(producers, p);
-      if (keepsUp(at, input, capacity)) {
-        split[i] = Pointwise.shares(producers, p);
-        continue;
-      }
+      double[] shares = Pointwise.shares(producers, p);
+      Pointwise.Busiest at = Pointwise.busiestOf(shares, n);
       int q = p;
       Pointwise.Busiest chosen = at;
       while (q < upper && !keepsUp(chosen, input, capacity)) {
         q++;
-        chosen = Pointwise.busiest(producers, q);
+        shares = Pointwise.shares(producers, q);
+        chosen = Pointwise.busiestOf(shares, n);
       }
-      targets[i] = q;
-      split[i] = Pointwise.shares(producers, q);
-      extra[i] = reason(vertices.get(u).name(), n, p, at, q, chosen, input, capacity);
+      split[i] = shares;
+      if (q > p) {
+        targets[i] = q;
+        extra[i] = reason(vertices.get(u).name(), n, p, at, q, chosen, input, capacity);
+      }
     }
   }
 
@@ -99,10 +106,10 @@ final class PointwiseInputs {
     return b.share() * input <= capacity * (1 + 1e-9);
   }
 
-  /** A producer's output split at its target: by its estimated key spread if keyed, else even. */
+  /** A keyed producer's output split at its target, by its estimated key spread; null if even. */
   private static double[] keyedSplit(VertexEstimate v, int target) {
     if (v.keySpread().isEmpty() || target > v.keySpread().get().maxParallelism()) {
-      return Pointwise.even(target);
+      return null;
     }
     KeySpread s = v.keySpread().get();
     return Pointwise.producers(s.load(), target);
