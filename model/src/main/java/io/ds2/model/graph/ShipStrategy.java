@@ -4,17 +4,21 @@ import java.util.Locale;
 
 /**
  * How records travel over an edge, as Flink's job plan names it ({@code ship_strategy}). It decides
- * how a vertex's input spreads over its subtasks: by key group (HASH), one-to-one with the upstream
- * subtask (FORWARD), or evenly (the rest).
+ * how a vertex's input spreads over its subtasks: by key group (HASH), pointwise from the
+ * producer's subtasks (FORWARD, RESCALE: see {@code io.ds2.model.keyed.Pointwise}), or evenly (the
+ * rest).
  */
 public enum ShipStrategy {
   /** Partitioned by key group: subtask i gets the keys of its contiguous key-group range. */
   HASH,
-  /** Subtask i reads upstream subtask i: the upstream's per-subtask spread carries over. */
+  /**
+   * Pointwise: at equal parallelism subtask i reads producer subtask i; at another, ranges of
+   * producers (Flink rebalances within them).
+   */
   FORWARD,
   /** Round-robin over every downstream subtask: even. */
   REBALANCE,
-  /** Round-robin over a local group of downstream subtasks: even. */
+  /** Pointwise, round-robin over each producer's local group of consumer subtasks. */
   RESCALE,
   /** Every record to every subtask: each takes the whole input. */
   BROADCAST,

@@ -63,18 +63,21 @@ class PointwiseInputsTest {
     }
   }
 
+  /** 10 s of Join at 8 (10 ms a record) and Sink at 5 (4.4 ms) taking 800/s of 1,050/s. */
+  private static Observations joinAtEightSinkAtFive() {
+    return new Observations(10)
+        .source("s", 2, 10_500)
+        .operator("j", 8, 8_000, 8_000, 80_000)
+        .operator("f", 5, 8_000, 8_000, 35_200);
+  }
+
   @Test
   void aSinkReadingElevenJoinSubtasksIsRaisedUntilItsBusiestSubtaskKeepsUp() {
     // 1,050/s over 10 s. Join at 10 ms a record needs 10.5 instances: it goes from 8 to 11. The
     // Sink at 4.4 ms (227.3/s an instance) needs 4.62: DS2 says 5. At 11 -> 5 Sink subtask 4 reads
     // Join subtasks 8-10, 3/11 of the input (286.4/s, 1.26 instances); at 6 the busiest reads two
     // of them, 2/11 (190.9/s): 6.
-    Observations o =
-        new Observations(10)
-            .source("s", 2, 10_500)
-            .operator("j", 8, 8_000, 8_000, 80_000)
-            .operator("f", 5, 8_000, 8_000, 35_200);
-    VertexDecisionView v = decide(graph("REBALANCE", "FORWARD"), o, 1050);
+    VertexDecisionView v = decide(graph("REBALANCE", "FORWARD"), joinAtEightSinkAtFive(), 1050);
     assertInstanceOf(Action.Rescale.class, v.d().action());
     assertEquals(11, v.target("j"));
     assertEquals(6, v.target("f"));
@@ -86,12 +89,7 @@ class PointwiseInputsTest {
 
   @Test
   void aRebalancedInputIsLeftAtDs2sBound() {
-    Observations o =
-        new Observations(10)
-            .source("s", 2, 10_500)
-            .operator("j", 8, 8_000, 8_000, 80_000)
-            .operator("f", 5, 8_000, 8_000, 35_200);
-    VertexDecisionView v = decide(graph("REBALANCE", "REBALANCE"), o, 1050);
+    VertexDecisionView v = decide(graph("REBALANCE", "REBALANCE"), joinAtEightSinkAtFive(), 1050);
     assertEquals(11, v.target("j"));
     assertEquals(5, v.target("f"));
     assertTrue(!v.codes("f").contains(ReasonCode.POINTWISE_INPUT), v.codes("f").toString());
