@@ -201,9 +201,12 @@ public final class ScalingPolicy implements DecisionPolicy {
       m.add(p.proposed());
       targets[i] = target(p, m, now, extra, i);
     }
-    PointwiseInputs.raise(graph, estimate, targets, extra, options);
     for (int i = 0; i < targets.length; i++) {
       changes |= targets[i] != proposals.get(i).estimate().currentParallelism();
+    }
+    // Joins a rescale, never starts one: alone, a consumer at its capacity flips between windows.
+    if (changes) {
+      PointwiseInputs.raise(graph, estimate, targets, extra, options);
     }
     if (backoffUntil.isPresent() && now.isBefore(backoffUntil.get())) {
       return hold(

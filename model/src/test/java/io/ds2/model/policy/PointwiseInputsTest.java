@@ -88,6 +88,20 @@ class PointwiseInputsTest {
   }
 
   @Test
+  void itJoinsARescaleButNeverStartsOne() {
+    // The same job already at Join 11 and Sink 5, every vertex at DS2's figure: the Sink's
+    // imbalance waits for the next rescale instead of costing one of its own.
+    Observations o =
+        new Observations(10)
+            .source("s", 2, 10_500)
+            .operator("j", 11, 10_500, 10_500, 105_000)
+            .operator("f", 5, 10_500, 10_500, 46_200);
+    VertexDecisionView v = decide(graph("REBALANCE", "FORWARD"), o, 1050);
+    assertInstanceOf(Action.Hold.class, v.d().action());
+    assertEquals(5, v.target("f"));
+  }
+
+  @Test
   void aRebalancedInputIsLeftAtDs2sBound() {
     VertexDecisionView v = decide(graph("REBALANCE", "REBALANCE"), joinAtEightSinkAtFive(), 1050);
     assertEquals(11, v.target("j"));
