@@ -28,9 +28,6 @@ import java.util.Optional;
  * checking a candidate costs O(p log cells), whatever the max parallelism. An immutable value.
  */
 public final class KeyGroupLoad {
-  private static final int MAX_ITERATIONS = 200;
-  private static final double CONVERGED = 1e-9;
-
   private final int maxParallelism;
   // first key group of each cell, ascending from 0
   private final int[] cellStarts;
@@ -120,42 +117,8 @@ public final class KeyGroupLoad {
     if (observations.size() == 1) {
       return measured(observations.get(0), List.copyOf(at), List.copyOf(observations));
     }
-    int[] starts = cellStarts(maxParallelism, observations);
-    int cells = starts.length;
-    // Each subtask's range of each observation as a run of whole cells: [from[k][i], to[k][i]].
-    int[][] from = new int[observations.size()][];
-    int[][] to = new int[observations.size()][];
-    for (int k = 0; k < observations.size(); k++) {
-      int p = observations.get(k).parallelism();
-      from[k] = new int[p];
-      to[k] = new int[p];
-      for (int i = 0; i < p; i++) {
-        from[k][i] = cellIndex(starts, KeyGroups.first(i, maxParallelism, p));
-        to[k][i] = cellIndex(starts, KeyGroups.last(i, maxParallelism, p));
-      }
-    }
-    double[] size = new double[cells];
-    double[] x = new double[cells]; // the share of each whole cell, from even
-    for (int c = 0; c < cells; c++) {
-      size[c] = (c + 1 < cells ? starts[c + 1] : maxParallelism) - starts[c];
-      x[c] = size[c] / maxParallelism;
-    }
-    for (int round = 0; round < MAX_ITERATIONS; round++) {
-      for (int k = observations.size() - 1; k >= 0; k--) {
-        fit(x, size, from[k], to[k], observations.get(k));
-      }
-      // one observation is fitted exactly in one pass
-      if (observations.size() == 1 || converged(x, from, to, observations)) {
-        break;
-      }
-    }
-    double total = 0;
-    for (double share : x) {
-      total += share;
-    }
-    for (int c = 0; c < cells; c++) {
-      x[c] /= total * size[c];
-    }
+    int[] starts = ProportionalFit.cellStarts(maxParallelism, observations);
+    double[] x = ProportionalFit.perGroup(maxParallelism, starts, observations);
     return new KeyGroupLoad(
         maxParallelism,
         starts,
@@ -187,66 +150,6 @@ public final class KeyGroupLoad {
       perGroup[i] = o.shares()[i] / total / ((i + 1 < p ? starts[i + 1] : m) - starts[i]);
     }
     return new KeyGroupLoad(m, starts, perGroup, at, variation(o, starts), observations);
-  }
-
-  /** The first key group of every cell: runs no observation's ranges split. */
-  private static int[] cellStarts(int m, List<SubtaskShares> observations) {
-    int total = 1;
-    for (SubtaskShares o : observations) {
-      total += o.parallelism();
-    }
-    int[] starts = new int[total];
-    int n = 1; // starts[0] = 0
-    for (SubtaskShares o : observations) {
-      for (int i = 0; i < o.parallelism(); i++) {
-        starts[n++] = KeyGroups.first(i, m, o.parallelism());
-      }
-    }
-    Arrays.sort(starts, 0, n);
-    int distinct = 0;
-    for (int j = 0; j < n; j++) {
-      if (j == 0 || starts[j] != starts[j - 1]) {
-        starts[distinct++] = starts[j];
-      }
-    }
-    return Arrays.copyOf(starts, distinct);
-  }
-
-  private static int cellIndex(int[] starts, int keyGroup) {
-    int found = Arrays.binarySearch(starts, keyGroup);
-    return found >= 0 ? found : -found - 2;
-  }
-
-  private static void fit(double[] x, double[] size, int[] from, int[] to, SubtaskShares o) {
-    for (int i = 0; i < from.length; i++) {
-      double held = 0;
-      double groups = 0;
-      for (int c = from[i]; c <= to[i]; c++) {
-        held += x[c];
-        groups += size[c];
-      }
-      double want = o.shares()[i];
-      for (int c = from[i]; c <= to[i]; c++) {
-        x[c] = held > 0 ? x[c] * want / held : want * size[c] / groups;
-      }
-    }
-  }
-
-  private static boolean converged(
-      double[] x, int[][] from, int[][] to, List<SubtaskShares> observations) {
-    for (int k = 0; k < observations.size(); k++) {
-      SubtaskShares o = observations.get(k);
-      for (int i = 0; i < from[k].length; i++) {
-        double held = 0;
-        for (int c = from[k][i]; c <= to[k][i]; c++) {
-          held += x[c];
-        }
-        if (Math.abs(held - o.shares()[i]) * o.parallelism() >= CONVERGED) {
-          return false;
-        }
-      }
-    }
-    return true;
   }
 
   /**
@@ -319,8 +222,8 @@ public final class KeyGroupLoad {
 
   /** The share of key groups {@code from..to} (inclusive). */
   public double shareOf(int from, int to) {
-    int a = cellIndex(cellStarts, from);
-    int b = cellIndex(cellStarts, to);
+    int a = ProportionalFit.cellIndex(cellStarts, from);
+    int b = ProportionalFit.cellIndex(cellStarts, to);
     if (a == b) {
       return perGroup[a] * (to - from + 1);
     }
@@ -337,17 +240,17 @@ public final class KeyGroupLoad {
 
   /** The share of one key group. */
   public double share(int keyGroup) {
-    return perGroup[cellIndex(cellStarts, keyGroup)];
+    return perGroup[ProportionalFit.cellIndex(cellStarts, keyGroup)];
   }
 
   /** The first key group of the cell {@code keyGroup} lies in. */
   int cellStart(int keyGroup) {
-    return cellStarts[cellIndex(cellStarts, keyGroup)];
+    return cellStarts[ProportionalFit.cellIndex(cellStarts, keyGroup)];
   }
 
   /** The last key group of the cell {@code keyGroup} lies in. */
   int cellEnd(int keyGroup) {
-    int c = cellIndex(cellStarts, keyGroup);
+    int c = ProportionalFit.cellIndex(cellStarts, keyGroup);
     return cellStarts[c] + cellSize(c) - 1;
   }
 
