@@ -33,6 +33,9 @@ public final class Controllers {
   /** Suffix of a controller run at {@link #COMMON_TARGET} instead of its matched 1.0. */
   public static final String AT_COMMON_TARGET = "-u" + COMMON_TARGET;
 
+  /** ds2 at its own defaults (30 s windows, activation 2, 5 min scale-down delay): long runs. */
+  public static final String DEFAULTS = "ds2-defaults";
+
   private Controllers() {}
 
   /** The default suite's controllers; {@code flink-as-1.10} (its defaults) is run on its own. */
@@ -55,12 +58,21 @@ public final class Controllers {
           new LoopController(name, clock -> new Ds2PaperPolicy(common, clock));
       case "flink-as-1.10" + AT_COMMON_TARGET -> FlinkAutoscaler110.atTarget(name, COMMON_TARGET);
       case "ds2" -> new LoopController("ds2", clock -> new ScalingPolicy(o, clock));
+      case DEFAULTS ->
+          new LoopController(DEFAULTS, clock -> new ScalingPolicy(Ds2Options.defaults(), clock));
       case "ds2-paper" -> new LoopController("ds2-paper", clock -> new Ds2PaperPolicy(o, clock));
       case "flink-as-1.10-matched" -> FlinkAutoscaler110.matched();
       case "flink-as-1.10" -> FlinkAutoscaler110.defaults();
       default ->
           throw new IllegalArgumentException(
-              "no controller " + name + "; known: " + names() + ", " + atCommonTarget());
+              "no controller "
+                  + name
+                  + "; known: "
+                  + names()
+                  + ", "
+                  + atCommonTarget()
+                  + ", flink-as-1.10, "
+                  + DEFAULTS);
     };
   }
 }

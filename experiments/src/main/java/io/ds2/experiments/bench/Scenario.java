@@ -162,9 +162,31 @@ public record Scenario(
 
   static final double KAFKA_STRETCH = 2;
 
-  /** A scenario of the Kafka-fed suite ({@link #kafkaSuite}) by name. */
+  /**
+   * Runs long enough for the Flink autoscaler at its defaults to act and be measured: it waits 5
+   * min for the job to stabilize, then fills a 15 min metric window before its first decision, so
+   * nothing short of 20 min shows it acting. Kafka-fed only, run on their own ({@code --scenarios
+   * fanin-long}).
+   */
+  public static List<Scenario> longRuns() {
+    return List.of(fanInLong());
+  }
+
+  /** Fan-in from parallelism 1 at its base rate for 30 min: oracle 3/4/2 throughout. */
+  static Scenario fanInLong() {
+    return new Scenario(
+        "fanin-long",
+        "fan-in job from parallelism 1 at x1 for 30 min: long enough for the Flink autoscaler at"
+            + " its defaults (5 min stabilization, then a 15 min window) to act once and be"
+            + " measured for 10 min",
+        SampleJobs.ordersAndPayments(),
+        List.of(new Phase(0, 1)),
+        Duration.ofMinutes(30));
+  }
+
+  /** A scenario of the Kafka-fed suite ({@link #kafkaSuite}) or a long run by name. */
   public static Scenario kafkaByName(String name) {
-    return kafkaSuite().stream()
+    return java.util.stream.Stream.concat(kafkaSuite().stream(), longRuns().stream())
         .filter(s -> s.name().equals(name))
         .findFirst()
         .orElseThrow(
@@ -173,7 +195,9 @@ public record Scenario(
                     "no Kafka-fed scenario "
                         + name
                         + "; known: "
-                        + kafkaSuite().stream().map(Scenario::name).toList()));
+                        + kafkaSuite().stream().map(Scenario::name).toList()
+                        + ", "
+                        + longRuns().stream().map(Scenario::name).toList()));
   }
 
   /** This scenario with every phase's start, every ramp and the length {@code k} times longer. */
