@@ -46,34 +46,7 @@ final class KafkaSuiteSection {
       md.append("No Kafka-fed runs yet.\n\n");
       return;
     }
-    md.append(
-        "| scenario | controller | runs | valid | steps | final vs oracle | keeps up | lag peak / end | slot-s (oracle) | under (s) |\n");
-    md.append("|---|---|---|---|---|---|---|---|---|---|\n");
-    for (SuiteSection.Cell c : cells) {
-      Saso.Result r = c.median();
-      md.append(
-          fmt(
-              "| %s | %s | %s | %s | %s | %s | %s | %s | %.0f (%.0f) | %.0f |\n",
-              r.scenario(),
-              r.controller(),
-              c.spread(),
-              SuiteSection.valid(r),
-              r.phases().stream()
-                  .map(p -> String.valueOf(p.steps()))
-                  .collect(Collectors.joining(" / ")),
-              r.phases().stream()
-                  .map(SuiteSection::finalVsOracle)
-                  .collect(Collectors.joining("; ")),
-              r.phases().stream()
-                  .map(p -> SuiteSection.keepsUp(p.keepsUp()))
-                  .collect(Collectors.joining("; ")),
-              r.phases().stream()
-                  .map(p -> fmt("%.0f / %.0f", p.peakLag(), p.endLag()))
-                  .collect(Collectors.joining("; ")),
-              r.slotSeconds(),
-              r.oracleSlotSeconds(),
-              r.underProvisionedSeconds()));
-    }
+    table(md, cells);
     md.append(
         """
 
@@ -147,5 +120,37 @@ final class KafkaSuiteSection {
               c.scenario(), c.controller(), c.scenario(), c.controller()));
     }
     md.append("\n");
+  }
+
+  /** The table of outcomes, a row per scenario and controller (the median run). */
+  static void table(StringBuilder md, List<SuiteSection.Cell> cells) {
+    md.append(
+        "| scenario | controller | runs | valid | steps | final vs oracle | keeps up | lag peak / end | slot-s (oracle) | under (s) |\n");
+    md.append("|---|---|---|---|---|---|---|---|---|---|\n");
+    for (SuiteSection.Cell c : cells) {
+      Saso.Result r = c.median();
+      md.append(
+          fmt(
+              "| %s | %s | %s | %s | %s | %s | %s | %s | %.0f (%.0f) | %.0f |\n",
+              r.scenario(),
+              r.controller(),
+              c.spread(),
+              SuiteSection.valid(r),
+              r.phases().stream()
+                  .map(p -> String.valueOf(p.steps()))
+                  .collect(Collectors.joining(" / ")),
+              r.phases().stream()
+                  .map(SuiteSection::finalVsOracle)
+                  .collect(Collectors.joining("; ")),
+              r.phases().stream()
+                  .map(p -> SuiteSection.keepsUp(p.keepsUp()))
+                  .collect(Collectors.joining("; ")),
+              r.phases().stream()
+                  .map(p -> fmt("%.0f / %.0f", p.peakLag(), p.endLag()))
+                  .collect(Collectors.joining("; ")),
+              r.slotSeconds(),
+              r.oracleSlotSeconds(),
+              r.underProvisionedSeconds()));
+    }
   }
 }

@@ -43,6 +43,7 @@ final class ResultsPage {
         """);
     calibration(md, results.resolve("calibration.json"));
     KafkaSuiteSection.render(md, results.resolve("kafka-suite"));
+    LongRunsSection.render(md, results.resolve("long-runs"));
     SuiteSection.render(md, results.resolve("suite"));
     decide(md, results.resolve("decide-benchmark.json"));
     fleet(md, results.resolve("fleet-benchmark.json"));

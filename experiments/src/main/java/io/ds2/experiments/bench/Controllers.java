@@ -25,10 +25,11 @@ public final class Controllers {
           Ds2Options.RESCALE_TIMEOUT, "60s");
 
   /**
-   * The target utilization every controller is given in the common-target comparison (the Flink
-   * autoscaler's default): 30 % headroom for what busy time does not show.
+   * The target utilization every controller is given in the common-target comparison: the one in
+   * the Flink autoscaler's documented configuration example ({@link
+   * FlinkAutoscaler110#documented}).
    */
-  public static final String COMMON_TARGET = "0.7";
+  public static final String COMMON_TARGET = "0.6";
 
   /** Suffix of a controller run at {@link #COMMON_TARGET} instead of its matched 1.0. */
   public static final String AT_COMMON_TARGET = "-u" + COMMON_TARGET;
@@ -43,9 +44,21 @@ public final class Controllers {
     return List.of("ds2", "ds2-paper", "flink-as-1.10-matched");
   }
 
-  /** The controllers of the common-target comparison, each at {@link #COMMON_TARGET}. */
+  /** The Flink autoscaler at its documentation's configuration example. */
+  public static final String FLINK_DOCUMENTED = "flink-as-1.10-doc";
+
+  /**
+   * The controllers of the common-target comparison, each at {@link #COMMON_TARGET}: the Flink
+   * autoscaler at its documented example, ds2 at its defaults, the DS2 paper's policy at the
+   * matched windows; and each matched controller at that target.
+   */
   public static List<String> atCommonTarget() {
-    return names().stream().map(n -> n.replace("-matched", "") + AT_COMMON_TARGET).toList();
+    List<String> matched =
+        names().stream().map(n -> n.replace("-matched", "") + AT_COMMON_TARGET).toList();
+    return java.util.stream.Stream.concat(
+            java.util.stream.Stream.of(FLINK_DOCUMENTED, DEFAULTS + AT_COMMON_TARGET),
+            matched.stream())
+        .toList();
   }
 
   public static BenchController byName(String name) {
@@ -58,6 +71,15 @@ public final class Controllers {
           new LoopController(name, clock -> new Ds2PaperPolicy(common, clock));
       case "flink-as-1.10" + AT_COMMON_TARGET -> FlinkAutoscaler110.atTarget(name, COMMON_TARGET);
       case "ds2" -> new LoopController("ds2", clock -> new ScalingPolicy(o, clock));
+      case DEFAULTS + AT_COMMON_TARGET ->
+          new LoopController(
+              name,
+              clock ->
+                  new ScalingPolicy(
+                      Ds2Options.defaults()
+                          .with(Map.of(Ds2Options.TARGET_UTILIZATION, COMMON_TARGET)),
+                      clock));
+      case FLINK_DOCUMENTED -> FlinkAutoscaler110.documented(name);
       case DEFAULTS ->
           new LoopController(DEFAULTS, clock -> new ScalingPolicy(Ds2Options.defaults(), clock));
       case "ds2-paper" -> new LoopController("ds2-paper", clock -> new Ds2PaperPolicy(o, clock));

@@ -169,7 +169,23 @@ public record Scenario(
    * fanin-long}).
    */
   public static List<Scenario> longRuns() {
-    return List.of(fanInLong());
+    return List.of(fanInLong(), fanInStepUpLong());
+  }
+
+  /**
+   * The fan-in step-up with each phase 15 min long (the x2 step at 15 min): long enough for the
+   * Flink autoscaler at its documented example settings (1 min stabilization, 5 min window) to act
+   * twice in each phase.
+   */
+  static Scenario fanInStepUpLong() {
+    Scenario s = fanInStepUp().stretched(900.0 / 70);
+    return new Scenario(
+        "fanin-step-up-long",
+        "fan-in job from parallelism 1; rate x2 at 15 min; 30 min",
+        s.job(),
+        s.phases(),
+        Duration.ofMinutes(30),
+        s.slotsPerTaskManager());
   }
 
   /** Fan-in from parallelism 1 at its base rate for 30 min: oracle 3/4/2 throughout. */

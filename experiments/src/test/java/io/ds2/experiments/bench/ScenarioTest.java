@@ -7,6 +7,7 @@ import io.ds2.workloads.SampleJobs;
 import io.ds2.workloads.Workload;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ScenarioTest {
@@ -25,5 +26,17 @@ class ScenarioTest {
     assertEquals(16.25 * b, s.eventsBy(15), 1e-6); // 1 -> 1.5 over 5 s: 6.25 more
     assertEquals(25 * b, s.eventsBy(20), 1e-6);
     assertEquals(45 * b, s.eventsBy(30), 1e-6);
+  }
+
+  @Test
+  void theLongRunsGiveTheFlinkAutoscalerTimeToActAndKeepTheSuitesOracles() {
+    Scenario flat = Scenario.kafkaByName("fanin-long");
+    assertEquals(Duration.ofMinutes(30), flat.length());
+    assertEquals(Map.of("Parse", 3, "Join", 4, "Sink", 2), flat.oracle(0));
+    Scenario step = Scenario.kafkaByName("fanin-step-up-long");
+    assertEquals(Duration.ofMinutes(30), step.length());
+    assertEquals(900, step.phases().get(1).atSeconds(), 1e-9);
+    assertEquals(Map.of("Parse", 3, "Join", 4, "Sink", 2), step.oracle(0));
+    assertEquals(Map.of("Parse", 6, "Join", 8, "Sink", 4), step.oracle(1));
   }
 }

@@ -44,6 +44,25 @@ public final class FlinkAutoscaler110 implements BenchController {
   }
 
   /**
+   * Its documentation's "basic configuration example" (operator 1.10, autoscaler.md): 1 min
+   * stabilization, 5 min metrics window, target utilization 0.6 with boundary 0.2, restart time 2
+   * min, catch-up 5 min; every other option at its default (a scale-down waits 1 h). It can decide
+   * 6 min after the job (re)started.
+   */
+  public static FlinkAutoscaler110 documented(String name) {
+    return new FlinkAutoscaler110(
+        name,
+        Map.of(
+            "stabilization.interval", "1 min",
+            "metrics.window", "5 min",
+            "target.utilization", "0.6",
+            "target.utilization.boundary", "0.2",
+            "restart.time", "2 min",
+            "catch-up.duration", "5 min"),
+        Duration.ofSeconds(10));
+  }
+
+  /**
    * Settings matched to the other controllers: a 10 s metrics window after a 5 s stabilization,
    * sized for utilization 1.0 (boundary 0.1), scale-downs after 30 s, no backlog sizing, the
    * in-place rescale's few seconds of restart; a loop (its sampling rate) every 2 s.

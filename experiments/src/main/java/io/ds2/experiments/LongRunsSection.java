@@ -1,0 +1,170 @@
+package io.ds2.experiments;
+
+import static io.ds2.experiments.SuiteSection.fmt;
+
+import io.ds2.experiments.bench.SuiteReport;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * RESULTS.md's long runs: the Flink autoscaler at its defaults and at its documentation's example
+ * settings, on Kafka-fed runs long enough for it to act, next to ds2 at its own defaults; with a
+ * digest of the autoscaler's own log, so a reader sees why it did what it did.
+ */
+final class LongRunsSection {
+  private static final DateTimeFormatter LOG_TIME =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSZ");
+  private static final int QUOTE_CHARS = 400;
+
+  /** What the runs show (written from the data below; regenerate both together). */
+  private static final String FINDINGS =
+      """
+      (not yet written)
+      """;
+
+  private LongRunsSection() {}
+
+  static void render(StringBuilder md, Path dir) throws IOException {
+    md.append(
+        """
+        ## Long runs at documented settings
+
+        ```bash
+        bin/ds2-bench suite --feed kafka --scenarios fanin-long --controllers flink-as-1.10,ds2-defaults --out experiments/results/long-runs   # ~62 min
+        bin/ds2-bench suite --feed kafka --scenarios fanin-step-up-long --controllers flink-as-1.10-doc,ds2-defaults-u0.6 --out experiments/results/long-runs   # ~62 min
+        ```
+
+        Kafka-fed as above, 30 minutes per run, every controller at the settings its users
+        start from:
+        - **flink-as-1.10**: the autoscaler library at its defaults (5 min stabilization, 15 min
+          metrics window, target utilization 0.7 with boundary 0.3, catch-up 30 min, restart
+          time 5 min, scale-down delayed 1 h), its loop every 10 s as in its standalone mode.
+          Its first decision comes 20 min after the job starts, and 20 min after each rescale.
+        - **flink-as-1.10-doc**: its documentation's basic configuration example (1 min
+          stabilization, 5 min window, target 0.6 with boundary 0.2, restart time 2 min,
+          catch-up 5 min; the rest default): a decision at the earliest 6 min after a (re)start.
+        - **ds2-defaults**: ds2 at its defaults (30 s windows after a 30 s warm-up, polled every
+          2 s, activation 2, target utilization 1.0, scale-down delay 5 min);
+          **ds2-defaults-u0.6** the same at target utilization 0.6, the example's.
+
+        Scenarios: **fanin-long**, the fan-in job from parallelism 1 at its base rate for 30 min
+        (oracle 3/4/2); **fanin-step-up-long**, the same with the rate doubled at 15 min (oracle
+        3/4/2, then 6/8/4). Columns as in the Kafka-fed suite.
+
+        """);
+    Path runs = dir.resolve("runs.json");
+    List<SuiteSection.Cell> cells =
+        Files.exists(runs) ? SuiteSection.cells(SuiteReport.read(runs)) : List.of();
+    if (cells.isEmpty()) {
+      md.append("No long runs yet.\n\n");
+      return;
+    }
+    KafkaSuiteSection.table(md, cells);
+    md.append("\n").append(FINDINGS).append("\n");
+    for (SuiteSection.Cell c : cells) {
+      Path log = dir.resolve(c.scenario() + "__" + c.controller() + ".log");
+      if (c.controller().startsWith("flink-as") && Files.exists(log)) {
+        md.append(
+            fmt(
+                "The autoscaler's log in %s under %s (`results/long-runs/%s`), each kind of line"
+                    + " once: minutes after its first line, how often, the first of them:\n\n",
+                c.scenario(), c.controller(), log.getFileName()));
+        for (Kind k : digest(Files.readAllLines(log, StandardCharsets.UTF_8))) {
+          md.append(
+              fmt(
+                  "- +%s%s: `%s`\n",
+                  minutes(k.first),
+                  k.count > 1 ? fmt(" (x%d, last +%s)", k.count, minutes(k.last)) : "",
+                  k.quote));
+        }
+        md.append("\n");
+      }
+    }
+    md.append("Plots (parallelism per operator against the oracle, the backlog in grey):\n\n");
+    for (SuiteSection.Cell c : cells) {
+      md.append(
+          fmt(
+              "![%s %s](results/long-runs/%s__%s.png)\n",
+              c.scenario(), c.controller(), c.scenario(), c.controller()));
+    }
+    md.append("\n");
+  }
+
+  /** One kind of log line: its first occurrence (quoted), when, and how often. */
+  static final class Kind {
+    final String quote;
+    final Duration first;
+    Duration last;
+    int count;
+
+    Kind(String quote, Duration at) {
+      this.quote = quote;
+      this.first = at;
+      this.last = at;
+    }
+  }
+
+  /**
+   * The log's lines grouped by what they say: the logger and the message with its numbers and times
+   * blanked out (a line repeated every loop is one kind). Each scaling report is a kind of its own,
+   * and lines without a timestamp (stack traces) are left out.
+   */
+  static List<Kind> digest(List<String> lines) {
+    Map<String, Kind> kinds = new LinkedHashMap<>();
+    OffsetDateTime start = null;
+    for (String line : lines) {
+      int space = line.indexOf(' ');
+      int dash = line.indexOf(" - ");
+      if (space < 0 || dash < space) {
+        continue;
+      }
+      OffsetDateTime at;
+      try {
+        at = OffsetDateTime.parse(line.substring(0, space), LOG_TIME);
+      } catch (DateTimeParseException e) {
+        continue;
+      }
+      start = start == null ? at : start;
+      Duration since = Duration.between(start, at);
+      String head = line.substring(space + 1, dash).trim();
+      String message = line.substring(dash + 3);
+      String logger = head.substring(head.lastIndexOf('.') + 1);
+      String level = head.split(" ")[0];
+      String key = message.contains("ScalingReport") ? line : logger + " " + blanked(message);
+      Kind k =
+          kinds.computeIfAbsent(
+              key, x -> new Kind(quoted(level + " " + logger + ": " + message), since));
+      k.count++;
+      k.last = since;
+    }
+    return new ArrayList<>(kinds.values());
+  }
+
+  private static String blanked(String message) {
+    StringBuilder b = new StringBuilder(message.length());
+    for (int i = 0; i < message.length(); i++) {
+      char ch = message.charAt(i);
+      b.append(Character.isDigit(ch) ? '#' : ch);
+    }
+    return b.toString();
+  }
+
+  private static String quoted(String s) {
+    String one = s.replace('`', '\'');
+    return one.length() <= QUOTE_CHARS ? one : one.substring(0, QUOTE_CHARS) + " ...";
+  }
+
+  private static String minutes(Duration d) {
+    return fmt("%d:%02d", d.toMinutes(), d.toSecondsPart());
+  }
+}
