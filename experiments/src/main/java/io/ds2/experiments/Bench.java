@@ -171,8 +171,15 @@ public final class Bench implements Runnable {
     public Integer call() throws Exception {
       List<DecisionTimeBenchmark.Result> results = new ArrayList<>();
       System.out.printf(
-          "%-9s %8s %12s %14s %12s %12s %12s%n",
-          "VERTICES", "MAX PAR", "WINDOW us", "ESTIMATE us", "DECIDE us", "TOTAL us", "P99 us");
+          "%-9s %8s %12s %14s %12s %12s %12s %10s%n",
+          "VERTICES",
+          "MAX PAR",
+          "WINDOW us",
+          "ESTIMATE us",
+          "DECIDE us",
+          "TOTAL us",
+          "P99 us",
+          "ALLOC KiB");
       for (int[] size :
           List.of(
               new int[] {10, 128},
@@ -183,14 +190,15 @@ public final class Bench implements Runnable {
         results.add(r);
         System.out.printf(
             Locale.ROOT,
-            "%-9d %8d %12.1f %14.1f %12.1f %12.1f %12.1f%n",
+            "%-9d %8d %12.1f %14.1f %12.1f %12.1f %12.1f %10.0f%n",
             size[0],
             size[1],
             r.windowMedianMicros(),
             r.estimateMedianMicros(),
             r.decideMedianMicros(),
             r.totalMedianMicros(),
-            r.totalP99Micros());
+            r.totalP99Micros(),
+            r.allocatedKiBPerDecision());
       }
       writeResults(out, "decide", results, null);
       return 0;

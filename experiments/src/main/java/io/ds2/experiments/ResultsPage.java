@@ -109,13 +109,13 @@ final class ResultsPage {
         keyed sizing the figure was 1.33 ms (max parallelism 720); the first keyed version took 9.0
         ms (257 ms at 32,768 key groups), then 3.7 ms and 2.8 ms.
 
-        | vertices | max parallelism | timed | window (median) | estimate | decide | total median | total p99 |
-        |---:|---:|---:|---:|---:|---:|---:|---:|
+        | vertices | max parallelism | timed | window (median) | estimate | decide | total median | total p99 | allocated |
+        |---:|---:|---:|---:|---:|---:|---:|---:|---:|
         """);
     for (JsonNode r : root.get("results")) {
       md.append(
           fmt(
-              "| %d | %s | %,d | %.0f us | %.0f us | %.0f us | %.0f us | %.0f us |\n",
+              "| %d | %s | %,d | %.0f us | %.0f us | %.0f us | %.0f us | %.0f us | %s |\n",
               r.get("vertices").asInt(),
               r.has("maxParallelism") ? fmt("%,d", r.get("maxParallelism").asInt()) : "720",
               r.get("iterations").asInt(),
@@ -123,7 +123,10 @@ final class ResultsPage {
               r.get("estimateMedianMicros").asDouble(),
               r.get("decideMedianMicros").asDouble(),
               r.get("totalMedianMicros").asDouble(),
-              r.get("totalP99Micros").asDouble()));
+              r.get("totalP99Micros").asDouble(),
+              r.has("allocatedKiBPerDecision")
+                  ? fmt("%,.0f KiB", r.get("allocatedKiBPerDecision").asDouble())
+                  : "-"));
     }
     md.append("\n");
   }

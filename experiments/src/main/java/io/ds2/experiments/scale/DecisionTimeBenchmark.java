@@ -15,6 +15,7 @@ import io.ds2.model.window.SubtaskSample;
 import io.ds2.model.window.VertexSample;
 import io.ds2.model.window.WindowBuilder;
 import io.ds2.model.window.WindowResult;
+import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -49,7 +50,12 @@ public final class DecisionTimeBenchmark {
       double estimateMedianMicros,
       double decideMedianMicros,
       double totalMedianMicros,
-      double totalP99Micros) {}
+      double totalP99Micros,
+      double allocatedKiBPerDecision) {}
+
+  // Bytes allocated per decision: unlike wall time, the same on every machine, however loaded.
+  private static final com.sun.management.ThreadMXBean ALLOCATION =
+      (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
   private DecisionTimeBenchmark() {}
 
@@ -65,7 +71,9 @@ public final class DecisionTimeBenchmark {
     long[] decide = new long[iterations];
     // As in the loop, each estimate starts from what the previous one left of keyed spreads.
     KeyedHistory history = KeyedHistory.empty();
+    long allocated = 0;
     for (int round = 0; round < 2; round++) { // the first round warms the JIT up
+      long allocatedBefore = ALLOCATION.getCurrentThreadAllocatedBytes();
       for (int i = 0; i < iterations; i++) {
         long t0 = System.nanoTime();
         ObservationWindow w = ((WindowResult.Ready) builder.build(graph, samples)).window();
@@ -79,6 +87,7 @@ public final class DecisionTimeBenchmark {
         estimate[i] = t2 - t1;
         decide[i] = t3 - t2;
       }
+      allocated = ALLOCATION.getCurrentThreadAllocatedBytes() - allocatedBefore;
     }
     long[] total = new long[iterations];
     for (int i = 0; i < iterations; i++) {
@@ -92,7 +101,8 @@ public final class DecisionTimeBenchmark {
         percentile(estimate, 0.5),
         percentile(decide, 0.5),
         percentile(total, 0.5),
-        percentile(total, 0.99));
+        percentile(total, 0.99),
+        allocated / 1024.0 / iterations);
   }
 
   private static double percentile(long[] nanos, double q) {
