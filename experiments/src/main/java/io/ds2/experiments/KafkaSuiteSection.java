@@ -146,7 +146,12 @@ final class KafkaSuiteSection {
                   .map(p -> SuiteSection.keepsUp(p.keepsUp()))
                   .collect(Collectors.joining("; ")),
               r.phases().stream()
-                  .map(p -> fmt("%.0f / %.0f", p.peakLag(), p.endLag()))
+                  .map(
+                      p ->
+                          fmt("%.0f / %.0f", p.peakLag(), p.endLag())
+                              + (p.feedBehindPeak() > 0
+                                  ? fmt(" (producer up to %.0f behind)", p.feedBehindPeak())
+                                  : ""))
                   .collect(Collectors.joining("; ")),
               r.slotSeconds(),
               r.oracleSlotSeconds(),

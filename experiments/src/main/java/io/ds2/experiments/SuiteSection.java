@@ -205,8 +205,11 @@ final class SuiteSection {
 
   /** Per phase: yes, or no with the busiest vertex and its busiest subtask's busy time. */
   static String keepsUp(io.ds2.experiments.bench.KeepsUp.Verdict v) {
-    if (v == null || v.keepsUp() == null) {
+    if (v == null) {
       return "?";
+    }
+    if (v.keepsUp() == null) { // restarted too late in the phase to be measured
+      return fmt("? (%.0f s of counters after the last rescale)", v.seconds());
     }
     String busiest = fmt("%s %.0f %%", v.busiestVertex(), 100 * v.busiest());
     if (v.keepsUp()) {

@@ -127,6 +127,15 @@ final class KafkaFeed implements AutoCloseable {
     return factor;
   }
 
+  /** Records the producers are behind their schedules (see {@link KafkaRateProducer#behind}). */
+  long behind() {
+    long behind = 0;
+    for (KafkaRateProducer p : producers) {
+      behind += p.behind();
+    }
+    return behind;
+  }
+
   @Override
   public void close() throws Exception {
     try {

@@ -33,7 +33,8 @@ public final class Saso {
    * overloadShown}: for a phase that starts below its oracle, whether the overload showed at the
    * sources within 30 s ({@link OverloadCheck}; false makes the run invalid), else null. {@code
    * peakLag} and {@code endLag}: the sources' backlog (records) at its highest in the phase and at
-   * the phase's end.
+   * the phase's end. {@code feedBehindPeak}: on a Kafka feed, the most records the producers were
+   * behind their schedule in the phase (0: they kept to it); catching up, they burst.
    */
   public record Phase(
       int index,
@@ -48,7 +49,8 @@ public final class Saso {
       KeepsUp.Verdict keepsUp,
       Boolean overloadShown,
       double peakLag,
-      double endLag) {}
+      double endLag,
+      double feedBehindPeak) {}
 
   public record Result(
       String scenario,
@@ -124,6 +126,7 @@ public final class Saso {
     int notApplied = 0;
     Instant start = null;
     double[] phaseStart = new double[s.phases().size()];
+    double[] feedBehind = new double[s.phases().size()];
     int phase = 0;
     try (RecordingReader r = RecordingReader.open(recording, false)) {
       for (Optional<Recorded> next = r.next(); next.isPresent(); next = r.next()) {
@@ -138,6 +141,8 @@ public final class Saso {
           phaseStart[phase] = seconds(start, e.time());
         } else if (rec instanceof Recorded.Event e && e.kind().equals("rescale-applied")) {
           applied.add(seconds(start, e.time()));
+        } else if (rec instanceof Recorded.Event e && e.kind().equals(ScenarioRun.FEED_BEHIND)) {
+          feedBehind[phase] = Math.max(feedBehind[phase], e.details().path("records").asDouble());
         } else if (rec instanceof Recorded.Event e && e.kind().equals("rescale-not-applied")) {
           notApplied++;
         } else if (rec instanceof Recorded.Sample sample
@@ -183,7 +188,17 @@ public final class Saso {
       shown.add(OverloadCheck.shown(sampled, phaseStart[i], atStart, s.oracle(i), demand, sources));
     }
     return result(
-        s, controller, points, applied, notApplied, phaseStart, verdicts, shown, timer, repeat);
+        s,
+        controller,
+        points,
+        applied,
+        notApplied,
+        phaseStart,
+        feedBehind,
+        verdicts,
+        shown,
+        timer,
+        repeat);
   }
 
   private static Result result(
@@ -193,6 +208,7 @@ public final class Saso {
       List<Double> applied,
       int notApplied,
       double[] phaseStart,
+      double[] feedBehind,
       List<KeepsUp.Verdict> verdicts,
       List<Boolean> overloadShown,
       DecisionTimer timer,
@@ -232,7 +248,8 @@ public final class Saso {
               verdicts.get(i),
               overloadShown.get(i),
               peakLag,
-              in.isEmpty() ? 0 : in.get(in.size() - 1).pending()));
+              in.isEmpty() ? 0 : in.get(in.size() - 1).pending(),
+              feedBehind[i]));
     }
     double slotSeconds = 0;
     double parallelismSeconds = 0;

@@ -32,6 +32,12 @@ public final class ScenarioRun {
   private static final Duration SAMPLE = Duration.ofSeconds(1);
 
   /** Where the job's records come from. */
+  /** Event kind: the Kafka producers fell behind their schedule (they burst to catch up). */
+  static final String FEED_BEHIND = "feed-behind";
+
+  // A producer checks every 5 ms: at a few hundred records/s, a handful due is no stall.
+  private static final long FEED_BEHIND_RECORDED = 100;
+
   public enum Feed {
     /** Sources generating in the job, their rate set in-process (no backlog survives a rescale). */
     SYNTHETIC,
@@ -97,7 +103,7 @@ public final class ScenarioRun {
         }
         phase(recording, scenario, 0, start);
         AtomicReference<Throwable> failed = new AtomicReference<>();
-        Thread recorder = thread("recorder", () -> record(recording.source(), topology), failed);
+        Thread recorder = thread("recorder", () -> record(recording, topology, kafka), failed);
         Thread control =
             thread(
                 controller.name(),
@@ -152,13 +158,27 @@ public final class ScenarioRun {
                 Instant.now(), "phase", "load x" + s.phases().get(i).factor(), details));
   }
 
-  private static void record(MetricSource source, JobTopology topology)
+  private static void record(LiveRecording recording, JobTopology topology, KafkaFeed kafka)
       throws InterruptedException {
+    MetricSource source = recording.source();
     while (!Thread.currentThread().isInterrupted()) {
       try {
         source.sample(topology.graph());
       } catch (FlinkRestException e) {
         // A poll during a rescale may fail; the next one records the new state.
+      }
+      long behind = kafka == null ? 0 : kafka.behind();
+      if (behind >= FEED_BEHIND_RECORDED) {
+        var details = new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode();
+        details.put("records", behind);
+        recording
+            .writer()
+            .write(
+                new Recorded.Event(
+                    Instant.now(),
+                    FEED_BEHIND,
+                    "the producers are " + behind + " records behind their schedule",
+                    details));
       }
       Thread.sleep(SAMPLE.toMillis());
     }

@@ -53,7 +53,7 @@ class SasoTest {
           Duration.ofSeconds(20));
 
   @Test
-  void stepsSettlingSlotSecondsAndUnderProvisioningAreCountedPerPhase() throws Exception {
+  void stepsSettlingSlotSecondsUnderProvisioningAndFeedStallsAreCountedPerPhase() throws Exception {
     JobTopology topology =
         new JobTopology(
             "j",
@@ -82,6 +82,14 @@ class SasoTest {
         if (t == 10) {
           w.write(phase(1, 2, T0.plusSeconds(10)));
         }
+        if (t == 15 || t == 16) { // the producers stalled and caught up
+          w.write(
+              new Recorded.Event(
+                  T0.plusSeconds(t),
+                  ScenarioRun.FEED_BEHIND,
+                  "behind",
+                  JSON.createObjectNode().put("records", t == 15 ? 300 : 120)));
+        }
         if (t == 3 || t == 12 || t == 14) {
           w.write(
               new Recorded.Event(
@@ -101,6 +109,8 @@ class SasoTest {
     assertEquals(4, second.settleSeconds(), 1e-9);
     assertEquals(Map.of("Work", 4), second.finalParallelism());
     assertTrue(second.reachedOracle());
+    assertEquals(0, first.feedBehindPeak(), 1e-9);
+    assertEquals(300, second.feedBehindPeak(), 1e-9);
     // Below the oracle: 0-3 s (1 < 2) and 10-14 s (2, 3 < 4).
     assertEquals(7, r.underProvisionedSeconds(), 1e-9);
     // Slots = widest vertex: 1x3 + 2x9 + 3x2 + 4x6 = 51; oracle 2x10 + 4x10 = 60.

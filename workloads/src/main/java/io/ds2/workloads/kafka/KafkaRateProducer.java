@@ -20,6 +20,8 @@ public final class KafkaRateProducer implements AutoCloseable {
   private final KafkaProducer<byte[], byte[]> producer;
   private final Thread thread;
   private final AtomicLong sent = new AtomicLong();
+  // records the schedule had due at the last check (behind = due - sent)
+  private volatile long due;
   private volatile boolean running = true;
 
   private KafkaRateProducer(
@@ -56,13 +58,23 @@ public final class KafkaRateProducer implements AutoCloseable {
     return sent.get();
   }
 
+  /**
+   * Records the schedule had due that were not yet handed to the producer, as of its last check:
+   * above 0 for long only if the producer stalled (it then sends them at once, a burst the job sees
+   * as arrival). A benchmark records it so such a burst is told apart from the load.
+   */
+  public long behind() {
+    return Math.max(0, due - sent.get());
+  }
+
   private void run(String topic, int partitions, RateSchedule schedule, int bytes) {
     long start = System.nanoTime();
     try {
       while (running) {
         double seconds = (System.nanoTime() - start) / 1e9;
-        long due = (long) schedule.integral(0, seconds);
-        for (long n = sent.get(); n < due && running; n = sent.incrementAndGet()) {
+        long now = (long) schedule.integral(0, seconds);
+        due = now;
+        for (long n = sent.get(); n < now && running; n = sent.incrementAndGet()) {
           producer.send(
               new ProducerRecord<>(
                   topic, (int) (n % partitions), null, SequenceRecords.record(n, bytes)));
