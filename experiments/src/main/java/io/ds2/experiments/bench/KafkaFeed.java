@@ -3,10 +3,14 @@ package io.ds2.experiments.bench;
 import io.ds2.workloads.JobSpec;
 import io.ds2.workloads.JobSpec.SourceSpec;
 import io.ds2.workloads.LocalFlinkCluster;
+import io.ds2.workloads.Workload;
 import io.ds2.workloads.kafka.KafkaBroker;
 import io.ds2.workloads.kafka.KafkaInput;
 import io.ds2.workloads.kafka.KafkaRateProducer;
 import io.ds2.workloads.kafka.SequenceRecords;
+import io.ds2.workloads.nexmark.EventRecords;
+import io.ds2.workloads.nexmark.NexmarkGenerator;
+import io.ds2.workloads.nexmark.NexmarkQuery;
 import io.ds2.workloads.source.RateSchedule;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,13 +18,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.LongFunction;
 
 /**
  * A scenario fed from a real Kafka broker, as production jobs are: its own single-node broker, one
  * topic per source with several partitions, a producer per source writing the scenario's load
- * schedule (records of {@value SequenceRecords#DEFAULT_BYTES} bytes) whether or not the job keeps
- * up, and the job reading them with a checkpointed {@code KafkaSource}, so a backlog built before a
- * rescale must be drained after it and shows as consumer lag.
+ * schedule whether or not the job keeps up, and the job reading them with a checkpointed {@code
+ * KafkaSource}, so a backlog built before a rescale must be drained after it and shows as consumer
+ * lag.
  */
 final class KafkaFeed implements AutoCloseable {
   /** Checkpoints this often: offsets survive every rescale, at most this much is read twice. */
@@ -35,32 +40,58 @@ final class KafkaFeed implements AutoCloseable {
   static final Map<String, String> CLUSTER = LocalFlinkCluster.SMALL_NETWORK_BUFFERS;
 
   private final KafkaBroker broker;
-  private final JobSpec job;
+  private final Workload job;
+  private final List<Input> inputs;
   private final int partitions;
   private final List<KafkaRateProducer> producers = new ArrayList<>();
 
-  private KafkaFeed(KafkaBroker broker, JobSpec job, int partitions) {
+  /** One topic the job reads: its base schedule and what record n holds. */
+  private record Input(String topic, RateSchedule base, LongFunction<byte[]> records) {}
+
+  private KafkaFeed(KafkaBroker broker, Workload job, List<Input> inputs, int partitions) {
     this.broker = broker;
     this.job = job;
+    this.inputs = inputs;
     this.partitions = partitions;
   }
 
-  /** Starts a broker under {@code dir} with a topic for every source of the scenario's job. */
+  /**
+   * Starts a broker under {@code dir} with a topic for every source of the scenario's job: each
+   * source of a synthetic-source job (sequence records of {@value SequenceRecords#DEFAULT_BYTES}
+   * bytes), or a Nexmark query's events (the generator's events, whole).
+   */
   static KafkaFeed start(Scenario s, Path dir) throws Exception {
-    if (!(s.job() instanceof JobSpec spec)) {
-      throw new IllegalArgumentException(
-          "scenario " + s.name() + " has no Kafka feed yet (only the synthetic-source jobs do)");
-    }
-    int widest = spec.sources().stream().mapToInt(SourceSpec::parallelism).max().orElse(1);
     // Several partitions per source subtask, as a topic sized for scaling out would have.
-    int partitions = Math.max(4, 2 * widest);
+    int partitions = Math.max(4, 2 * s.job().sourceParallelism());
     KafkaBroker broker = KafkaBroker.start(dir, partitions);
     try {
-      for (SourceSpec source : spec.sources()) {
-        broker.createTopic(KafkaInput.topicOf(spec.name(), source.name()), partitions);
+      KafkaInput input = new KafkaInput(broker.bootstrapServers(), CHECKPOINT_INTERVAL);
+      List<Input> inputs = new ArrayList<>();
+      Workload fed;
+      if (s.job() instanceof JobSpec spec) {
+        for (SourceSpec source : spec.sources()) {
+          inputs.add(
+              new Input(
+                  KafkaInput.topicOf(spec.name(), source.name()),
+                  source.schedule(),
+                  n -> SequenceRecords.record(n, SequenceRecords.DEFAULT_BYTES)));
+        }
+        fed = spec.withKafka(input);
+      } else if (s.job() instanceof NexmarkQuery q) {
+        NexmarkGenerator generator = q.generator();
+        inputs.add(
+            new Input(
+                KafkaInput.topicOf(q.name(), NexmarkQuery.EVENTS),
+                RateSchedule.constant(q.baseRate()),
+                n -> EventRecords.of(generator.event(n))));
+        fed = q.withKafka(input);
+      } else {
+        throw new IllegalArgumentException("scenario " + s.name() + " has no Kafka feed");
       }
-      JobSpec fed = spec.withKafka(new KafkaInput(broker.bootstrapServers(), CHECKPOINT_INTERVAL));
-      return new KafkaFeed(broker, fed, partitions);
+      for (Input i : inputs) {
+        broker.createTopic(i.topic(), partitions);
+      }
+      return new KafkaFeed(broker, fed, List.copyOf(inputs), partitions);
     } catch (Exception e) {
       broker.close();
       throw e;
@@ -68,20 +99,20 @@ final class KafkaFeed implements AutoCloseable {
   }
 
   /** The job, reading its sources from the broker. */
-  JobSpec job() {
+  Workload job() {
     return job;
   }
 
   /** Starts writing every source's schedule under the scenario's load phases from now on. */
   void produce(Scenario s) {
-    for (SourceSpec source : job.sources()) {
+    for (Input i : inputs) {
       producers.add(
           KafkaRateProducer.start(
               broker.bootstrapServers(),
-              KafkaInput.topicOf(job.name(), source.name()),
+              i.topic(),
               partitions,
-              schedule(s, source.schedule()),
-              SequenceRecords.DEFAULT_BYTES));
+              schedule(s, i.base()),
+              i.records()));
     }
   }
 

@@ -163,13 +163,33 @@ public record Scenario(
   static final double KAFKA_STRETCH = 2;
 
   /**
+   * The Nexmark queries fed from Kafka (the generator's events written to a topic), phases twice as
+   * long as in the synthetic suite, as {@link #kafkaSuite}'s.
+   */
+  public static List<Scenario> kafkaNexmark() {
+    return nexmark().stream().map(s -> s.stretched(KAFKA_STRETCH)).toList();
+  }
+
+  /**
    * Runs long enough for the Flink autoscaler at its defaults to act and be measured: it waits 5
    * min for the job to stabilize, then fills a 15 min metric window before its first decision, so
    * nothing short of 20 min shows it acting. Kafka-fed only, run on their own ({@code --scenarios
    * fanin-long}).
    */
   public static List<Scenario> longRuns() {
-    return List.of(fanInLong(), fanInStepUpLong());
+    return List.of(fanInLong(), fanInStepUpLong(), nexmarkQ5Long());
+  }
+
+  /** Nexmark Q5 (keyed sliding-window count) from parallelism 8 for 30 min: oracle 17. */
+  static Scenario nexmarkQ5Long() {
+    Scenario q5 = byName("nexmark-q5");
+    return new Scenario(
+        "nexmark-q5-long",
+        q5.description() + ", for 30 min",
+        q5.job(),
+        q5.phases(),
+        Duration.ofMinutes(30),
+        q5.slotsPerTaskManager());
   }
 
   /**
@@ -202,7 +222,8 @@ public record Scenario(
 
   /** A scenario of the Kafka-fed suite ({@link #kafkaSuite}) or a long run by name. */
   public static Scenario kafkaByName(String name) {
-    return java.util.stream.Stream.concat(kafkaSuite().stream(), longRuns().stream())
+    return java.util.stream.Stream.of(kafkaSuite(), kafkaNexmark(), longRuns())
+        .flatMap(List::stream)
         .filter(s -> s.name().equals(name))
         .findFirst()
         .orElseThrow(
@@ -211,9 +232,10 @@ public record Scenario(
                     "no Kafka-fed scenario "
                         + name
                         + "; known: "
-                        + kafkaSuite().stream().map(Scenario::name).toList()
-                        + ", "
-                        + longRuns().stream().map(Scenario::name).toList()));
+                        + java.util.stream.Stream.of(kafkaSuite(), kafkaNexmark(), longRuns())
+                            .flatMap(List::stream)
+                            .map(Scenario::name)
+                            .toList()));
   }
 
   /** This scenario with every phase's start, every ramp and the length {@code k} times longer. */

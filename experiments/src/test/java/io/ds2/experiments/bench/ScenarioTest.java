@@ -39,4 +39,18 @@ class ScenarioTest {
     assertEquals(Map.of("Parse", 3, "Join", 4, "Sink", 2), step.oracle(0));
     assertEquals(Map.of("Parse", 6, "Join", 8, "Sink", 4), step.oracle(1));
   }
+
+  @Test
+  void theNexmarkQueriesHaveAKafkaFeedWithPhasesTwiceAsLong() {
+    Scenario synthetic = Scenario.byName("nexmark-q5");
+    Scenario kafka = Scenario.kafkaByName("nexmark-q5");
+    assertEquals(synthetic.length().multipliedBy(2), kafka.length());
+    assertEquals(synthetic.job(), kafka.job());
+    Scenario q5 = Scenario.kafkaByName("nexmark-q5-long");
+    assertEquals(Duration.ofMinutes(30), q5.length());
+    // Over its own last minute: bids' auction ids roll with the event number, and so does their
+    // spread over key groups (17 over the 100 s run's last minute).
+    assertEquals(17, synthetic.oracle(0).get("Q5 Sliding Count"));
+    assertEquals(19, q5.oracle(0).get("Q5 Sliding Count"));
+  }
 }

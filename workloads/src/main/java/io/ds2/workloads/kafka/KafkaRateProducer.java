@@ -3,6 +3,7 @@ package io.ds2.workloads.kafka;
 import io.ds2.workloads.source.RateSchedule;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongFunction;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -10,9 +11,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * Writes a rate schedule to a topic on a wall-clock schedule, as the outside world would: record n
- * of {@code bytes} bytes is sent once the schedule has n records due, to partition n mod
- * partitions, whether or not anyone reads them. A job that cannot keep up leaves them in the topic:
- * its consumer lag grows.
+ * is sent once the schedule has n records due, to partition n mod partitions, whether or not anyone
+ * reads them. A job that cannot keep up leaves them in the topic: its consumer lag grows.
  */
 public final class KafkaRateProducer implements AutoCloseable {
   private static final long MAX_WAIT_MS = 5;
@@ -25,7 +25,11 @@ public final class KafkaRateProducer implements AutoCloseable {
   private volatile boolean running = true;
 
   private KafkaRateProducer(
-      String bootstrapServers, String topic, int partitions, RateSchedule schedule, int bytes) {
+      String bootstrapServers,
+      String topic,
+      int partitions,
+      RateSchedule schedule,
+      LongFunction<byte[]> records) {
     producer =
         new KafkaProducer<>(
             Map.of(
@@ -40,15 +44,29 @@ public final class KafkaRateProducer implements AutoCloseable {
                 ProducerConfig.ACKS_CONFIG,
                 "1"));
     thread =
-        new Thread(() -> run(topic, partitions, schedule, bytes), "kafka-rate-producer-" + topic);
+        new Thread(() -> run(topic, partitions, schedule, records), "kafka-rate-producer-" + topic);
     thread.setDaemon(true);
   }
 
-  /** Starts writing {@code schedule} (records/s from now) to {@code topic}. */
+  /**
+   * Starts writing {@code schedule} (records/s from now) to {@code topic}: sequence records ({@link
+   * SequenceRecords}) of {@code bytes} bytes.
+   */
   public static KafkaRateProducer start(
       String bootstrapServers, String topic, int partitions, RateSchedule schedule, int bytes) {
+    return start(
+        bootstrapServers, topic, partitions, schedule, n -> SequenceRecords.record(n, bytes));
+  }
+
+  /** As above, record n being {@code records.apply(n)}. */
+  public static KafkaRateProducer start(
+      String bootstrapServers,
+      String topic,
+      int partitions,
+      RateSchedule schedule,
+      LongFunction<byte[]> records) {
     KafkaRateProducer p =
-        new KafkaRateProducer(bootstrapServers, topic, partitions, schedule, bytes);
+        new KafkaRateProducer(bootstrapServers, topic, partitions, schedule, records);
     p.thread.start();
     return p;
   }
@@ -67,7 +85,8 @@ public final class KafkaRateProducer implements AutoCloseable {
     return Math.max(0, due - sent.get());
   }
 
-  private void run(String topic, int partitions, RateSchedule schedule, int bytes) {
+  private void run(
+      String topic, int partitions, RateSchedule schedule, LongFunction<byte[]> records) {
     long start = System.nanoTime();
     try {
       while (running) {
@@ -76,8 +95,7 @@ public final class KafkaRateProducer implements AutoCloseable {
         due = now;
         for (long n = sent.get(); n < now && running; n = sent.incrementAndGet()) {
           producer.send(
-              new ProducerRecord<>(
-                  topic, (int) (n % partitions), null, SequenceRecords.record(n, bytes)));
+              new ProducerRecord<>(topic, (int) (n % partitions), null, records.apply(n)));
         }
         Thread.sleep(MAX_WAIT_MS);
       }

@@ -2,6 +2,7 @@ package io.ds2.workloads.nexmark;
 
 import io.ds2.workloads.KeyedOracle;
 import io.ds2.workloads.Workload;
+import io.ds2.workloads.kafka.KafkaInput;
 import io.ds2.workloads.source.RateSchedule;
 import io.ds2.workloads.source.RateSource;
 import java.time.Duration;
@@ -14,6 +15,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.FilterFunction;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -33,6 +36,9 @@ import org.apache.flink.streaming.api.windowing.assigners.TumblingProcessingTime
  * @param costMs the main operator's cost per record
  * @param parallelism the main operator's initial parallelism
  * @param hotShare share of bids on one hot key (Q5 auction, Q11 bidder); 0 for uniform keys
+ * @param kafka where the events come from instead of the generator in the job, or null: a topic
+ *     ({@link #EVENTS}) a producer writes the generator's events to ({@link EventRecords}), read by
+ *     a checkpointed {@code KafkaSource}
  */
 public record NexmarkQuery(
     Query query,
@@ -41,9 +47,14 @@ public record NexmarkQuery(
     int parallelism,
     int sourceParallelism,
     double hotShare,
-    String rateControl)
+    String rateControl,
+    KafkaInput kafka)
     implements Workload {
   static final String SINK = "Sink";
+
+  /** The source's name, and with {@link KafkaInput#topicOf} its topic. */
+  public static final String EVENTS = "Events";
+
   private static final long SEED = 42;
   // Counting a minute of events takes a tenth of a second; scoring asks for each phase often.
   private static final Map<List<Object>, Map<String, Integer>> ORACLES = new ConcurrentHashMap<>();
@@ -76,7 +87,7 @@ public record NexmarkQuery(
   }
 
   public NexmarkQuery(Query query, double mainInputRate, double costMs, int parallelism) {
-    this(query, mainInputRate, costMs, parallelism, 2, 0, "");
+    this(query, mainInputRate, costMs, parallelism, 2, 0, "", null);
   }
 
   @Override
@@ -87,12 +98,23 @@ public record NexmarkQuery(
   @Override
   public NexmarkQuery withRateControl(String key) {
     return new NexmarkQuery(
-        query, mainInputRate, costMs, parallelism, sourceParallelism, hotShare, key);
+        query, mainInputRate, costMs, parallelism, sourceParallelism, hotShare, key, kafka);
   }
 
   public NexmarkQuery withHotShare(double share) {
     return new NexmarkQuery(
-        query, mainInputRate, costMs, parallelism, sourceParallelism, share, rateControl);
+        query, mainInputRate, costMs, parallelism, sourceParallelism, share, rateControl, kafka);
+  }
+
+  /** The same query reading its events from Kafka (see {@code kafka} above). */
+  public NexmarkQuery withKafka(KafkaInput input) {
+    return new NexmarkQuery(
+        query, mainInputRate, costMs, parallelism, sourceParallelism, hotShare, rateControl, input);
+  }
+
+  /** The generator of the query's events (a pure function of the event number). */
+  public NexmarkGenerator generator() {
+    return new NexmarkGenerator(hotShare, SEED);
   }
 
   @Override
@@ -184,23 +206,30 @@ public record NexmarkQuery(
 
   @Override
   public void build(StreamExecutionEnvironment env) {
-    NexmarkGenerator generator = new NexmarkGenerator(hotShare, SEED);
+    DataStream<Event> generated;
+    if (kafka != null) {
+      env.enableCheckpointing(kafka.checkpointInterval().toMillis());
+      generated =
+          env.fromSource(kafkaSource(), WatermarkStrategy.noWatermarks(), EVENTS)
+              .uid("source-events")
+              .setParallelism(sourceParallelism);
+    } else {
+      NexmarkGenerator generator = generator();
+      generated =
+          env.fromSource(
+                  new RateSource(RateSchedule.constant(baseRate()), rateControl),
+                  WatermarkStrategy.noWatermarks(),
+                  EVENTS)
+              .uid("source-events")
+              .setParallelism(sourceParallelism)
+              .map(generator::event)
+              .returns(Event.class)
+              .name("Generate")
+              .uid("generate")
+              .setParallelism(sourceParallelism);
+    }
     DataStream<Event> events =
-        env.fromSource(
-                new RateSource(RateSchedule.constant(baseRate()), rateControl),
-                WatermarkStrategy.noWatermarks(),
-                "Events")
-            .uid("source-events")
-            .setParallelism(sourceParallelism)
-            .map(generator::event)
-            .returns(Event.class)
-            .name("Generate")
-            .uid("generate")
-            .setParallelism(sourceParallelism)
-            .filter(reads())
-            .name("Read")
-            .uid("read")
-            .setParallelism(sourceParallelism);
+        generated.filter(reads()).name("Read").uid("read").setParallelism(sourceParallelism);
     SingleOutputStreamOperator<?> main = mainOperator(events);
     main.name(query.operator).uid("main").setParallelism(parallelism).disableChaining();
     main.flatMap(new CostlyFunctions.Discard<>())
@@ -208,6 +237,19 @@ public record NexmarkQuery(
         .uid("sink")
         .setParallelism(1)
         .disableChaining();
+  }
+
+  // From the earliest offset on the first start; a restart resumes from the checkpoint.
+  private KafkaSource<Event> kafkaSource() {
+    String topic = KafkaInput.topicOf(name(), EVENTS);
+    return KafkaSource.<Event>builder()
+        .setBootstrapServers(kafka.bootstrapServers())
+        .setTopics(topic)
+        .setGroupId(topic)
+        .setStartingOffsets(OffsetsInitializer.earliest())
+        .setValueOnlyDeserializer(new EventRecords.Deserializer())
+        .setProperties(kafka.consumerProperties())
+        .build();
   }
 
   /** A person's id, an auction's seller: the key of the person-auction joins. */
