@@ -194,19 +194,19 @@ public final class ScalingPolicy implements DecisionPolicy {
     // The policy's own reason for each vertex (activation, delay, direction), at most one.
     Reason[] extra = new Reason[proposals.size()];
     int[] targets = new int[proposals.size()];
-    boolean changes = false;
     for (int i = 0; i < targets.length; i++) {
       Proposal p = proposals.get(i);
       VertexMemory m = memoryOf(i, p.estimate().vertexId());
       m.add(p.proposed());
       targets[i] = target(p, m, now, extra, i);
     }
-    for (int i = 0; i < targets.length; i++) {
-      changes |= targets[i] != proposals.get(i).estimate().currentParallelism();
-    }
+    boolean changes = VertexTargets.changed(proposals, targets);
     // Joins a rescale, never starts one: alone, a consumer at its capacity flips between windows.
     if (changes) {
       PointwiseInputs.raise(graph, estimate, targets, extra, options);
+      changes =
+          VertexTargets.changed(
+              proposals, targets); // it may take a scale-down back: nothing changes
     }
     if (backoffUntil.isPresent() && now.isBefore(backoffUntil.get())) {
       return hold(

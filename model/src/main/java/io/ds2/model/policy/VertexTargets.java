@@ -174,4 +174,14 @@ final class VertexTargets {
     }
     return p;
   }
+
+  /** Whether any target differs from the vertex's current parallelism. */
+  static boolean changed(List<Proposal> proposals, int[] targets) {
+    for (int i = 0; i < targets.length; i++) {
+      if (targets[i] != proposals.get(i).estimate().currentParallelism()) {
+        return true;
+      }
+    }
+    return false;
+  }
 }

@@ -102,6 +102,23 @@ class PointwiseInputsTest {
   }
 
   @Test
+  void aScaleDownThePointwiseRuleTakesBackIsNoRescale() {
+    // Join at 5 takes 450/s at 10 ms (4.5 instances): it stays. The Sink at 3, 4 ms a record (250/s
+    // an instance), needs 1.8: DS2 says 2, but at 5 -> 2 Sink subtask 1 would read Join 2-4, 60 %
+    // (270/s, 1.08 instances); at 3 the busiest reads 40 %. Back at 3: nothing changes, no rescale.
+    Observations o =
+        new Observations(10)
+            .source("s", 2, 4_500)
+            .operator("j", 5, 4_500, 4_500, 45_000)
+            .operator("f", 3, 4_500, 4_500, 18_000);
+    VertexDecisionView v = decide(graph("REBALANCE", "FORWARD"), o, 450);
+    assertEquals(2, v.d().vertex("f").orElseThrow().recommended());
+    assertEquals(3, v.target("f"));
+    assertEquals(5, v.target("j"));
+    assertInstanceOf(Action.Hold.class, v.d().action());
+  }
+
+  @Test
   void aRebalancedInputIsLeftAtDs2sBound() {
     VertexDecisionView v = decide(graph("REBALANCE", "REBALANCE"), joinAtEightSinkAtFive(), 1050);
     assertEquals(11, v.target("j"));
