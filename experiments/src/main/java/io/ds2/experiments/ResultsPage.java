@@ -87,25 +87,25 @@ final class ResultsPage {
         the previous one left, as in the loop) and the policy's decision, timed as many times as the
         row says, after as many warm-up rounds. Half the operators read a keyed (HASH) input and are
         sized by key-group range. The spread is kept per cell (runs of key groups no observation
-        split), not per key group, so 32,768 key groups cost what 128 do. **The 1 ms target at 1,000
-        vertices is not met** (1.44 ms; 2.8 ms the session before). Per vertex the window costs
-        about 0.6 us, the estimate 0.6 and the decision 0.23. What is left is near two floors
-        measured on this machine: only reading the two samples' counters (a map lookup per vertex
-        and sample, every subtask) takes 0.15-0.18 ms, and allocating 1.5 MB in small objects, what
-        one decision still allocates (the window's per-subtask deltas and observations, the
-        estimate's and decision's records), takes about 0.3 ms (some 5 GB/s); a profile shows no
-        hot spot above 5 %. Going further means a columnar model (per-vertex values in arrays, not
-        records), which the renderers, recordings and what-if all read today. Steps so far:
-        per-subtask counters as one object with a presence mask (`SubtaskSample`); the window
+        split), not per key group, so 32,768 key groups cost what 128 do. **Wall time depends on
+        the machine more than on the code**: the table was measured on this session's machine (2
+        cores, AMD EPYC), where 1,000 vertices take 0.44-0.55 ms over four runs of the same build:
+        the 1 ms target is met here. On the previous session's machine of the same kind, the same
+        code (before the last two commits, which do not touch these paths) measured 1.35 ms, and
+        1.2-2.2 ms from one JVM run to the next there (all stages slower together while a plain
+        compute loop stayed within 10 %, which points at memory traffic shared with other
+        tenants). So the *allocated* column, the same on every machine, is the figure to compare
+        across runs: 1.5 MB per decision at 1,000 vertices, in small objects (the window's
+        per-subtask deltas and observations, the estimate's and decision's records); a profile
+        shows no hot spot above 10 %. Going further means a columnar model (per-vertex values in
+        arrays, not records), which the renderers, recordings and what-if all read today. Steps so
+        far: per-subtask counters as one object with a presence mask (`SubtaskSample`); the window
         looks each vertex's values up once per sample, by topological position checked against the
         sample's own order, instead of in every check, and reuses one readings buffer; the DS2
         walk keeps per-vertex values, inputs and observations by topological position; a single
         keyed observation is combined without fitting; the policy finds its per-vertex memory and
         cost points by position (`ByVertex`), keeps its reasons in an array; no streams, boxed
-        maps or defensive copies of freshly computed data on per-vertex paths. On this shared
-        2-core machine the same build measures 1.2-2.2 ms from one JVM run to the next (all stages
-        slower together while a plain compute loop stays within 10 %, which points at memory
-        traffic shared with other tenants); the table is the figure of the command above. Before
+        maps or defensive copies of freshly computed data on per-vertex paths. Before
         keyed sizing the figure was 1.33 ms (max parallelism 720); the first keyed version took 9.0
         ms (257 ms at 32,768 key groups), then 3.7 ms and 2.8 ms.
 
