@@ -6,6 +6,8 @@ import io.ds2.flink.dto.JobDetails;
 import io.ds2.flink.dto.MetricValue;
 import io.ds2.model.graph.JobGraph;
 import io.ds2.model.graph.Vertex;
+import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.scaler.MetricSource;
 import io.ds2.model.window.JobSample;
 import io.ds2.model.window.SubtaskSample;
 import io.ds2.model.window.SubtaskSample.Counter;
@@ -53,7 +55,7 @@ public final class JobSampler implements MetricSource {
   private final JavaType metricList;
   private final Map<String, MetricNames> names = new HashMap<>();
   private final Reads reads;
-  private final WindowCollector.Sleeper sleeper;
+  private final Sleeper sleeper;
   private Instant namesFor = Instant.MIN;
   private MetricStore store;
 
@@ -70,18 +72,14 @@ public final class JobSampler implements MetricSource {
   }
 
   public JobSampler(FlinkRestClient client, String jobId, Clock clock) {
-    this(client, jobId, clock, Reads.LATEST, WindowCollector.Sleeper.SYSTEM);
+    this(client, jobId, clock, Reads.LATEST, Sleeper.SYSTEM);
   }
 
   /**
    * @param sleeper waits for Flink's store to refresh (interruptible; an interrupt reads at once)
    */
   public JobSampler(
-      FlinkRestClient client,
-      String jobId,
-      Clock clock,
-      Reads reads,
-      WindowCollector.Sleeper sleeper) {
+      FlinkRestClient client, String jobId, Clock clock, Reads reads, Sleeper sleeper) {
     this.client = client;
     this.jobId = jobId;
     this.clock = clock;
@@ -113,7 +111,7 @@ public final class JobSampler implements MetricSource {
 
   @Override
   public JobTopology topology() {
-    return JobTopology.from(details(), client.baseUrl() + "/jobs/" + jobId);
+    return JobTopologies.from(details(), client.baseUrl() + "/jobs/" + jobId);
   }
 
   /**

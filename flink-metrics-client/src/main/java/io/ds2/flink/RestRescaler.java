@@ -5,33 +5,39 @@ import io.ds2.flink.FlinkRestException.Kind;
 import io.ds2.flink.dto.ClusterOverview;
 import io.ds2.flink.dto.JobDetails;
 import io.ds2.flink.dto.ResourceRequirement;
-import java.time.Clock;
+import io.ds2.model.scaler.Actuator;
+import io.ds2.model.scaler.RequestResult;
+import io.ds2.model.scaler.RescaleStatus;
+import io.ds2.model.window.JobStates;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.StringJoiner;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * Rescales a running job in place through the adaptive scheduler's REST API (FLIP-291): reads the
- * resource requirements, PUTs every vertex with lower = upper = target, then verifies from the job
- * details that the job runs at the requested parallelism. Flink answers 200 even when it will not
- * apply the request, so only that verification counts.
+ * Rescales one running job in place through the adaptive scheduler's REST API (FLIP-291): reads the
+ * resource requirements, PUTs every vertex with lower = upper = target; each observation reads the
+ * job details, since Flink answers 200 even when it will not apply the request. A rescale that
+ * times out has the previous requirements put back, so it cannot take effect later by surprise. One
+ * rescale at a time per instance (the scaler core never overlaps them).
  */
-public final class RestRescaler {
+public final class RestRescaler implements Actuator {
+  // Failures after which the job is gone: the driver ends (or restarts) its loop.
+  private static final Set<Kind> JOB_GONE = Set.of(Kind.JOB_NOT_FOUND, Kind.JOB_NOT_RUNNING);
+
   private final FlinkRestClient client;
-  private final Clock clock;
-  private final WindowCollector.Sleeper sleeper;
+  private final String jobId;
   private final Duration pollInterval;
   private final JavaType requirementsType;
+  private final String path;
+  private Map<String, ResourceRequirement> before = Map.of();
 
-  public RestRescaler(
-      FlinkRestClient client, Clock clock, WindowCollector.Sleeper sleeper, Duration pollInterval) {
+  public RestRescaler(FlinkRestClient client, String jobId, Duration pollInterval) {
     this.client = client;
-    this.clock = clock;
-    this.sleeper = sleeper;
+    this.jobId = jobId;
     this.pollInterval = pollInterval;
+    this.path = "/jobs/" + jobId + "/resource-requirements";
     this.requirementsType =
         client
             .mapper()
@@ -39,19 +45,22 @@ public final class RestRescaler {
             .constructMapType(LinkedHashMap.class, String.class, ResourceRequirement.class);
   }
 
+  @Override
+  public Duration pollInterval() {
+    return pollInterval;
+  }
+
   /**
    * @param target parallelism per vertex id; vertices not named keep their current requirement
-   * @throws InterruptedException if interrupted while waiting; the request stays with Flink
+   * @throws FlinkRestException JOB_NOT_FOUND or JOB_NOT_RUNNING: the job is gone
    */
-  public RescaleOutcome rescale(String jobId, Map<String, Integer> target, Duration timeout)
-      throws InterruptedException {
-    String path = "/jobs/" + jobId + "/resource-requirements";
-    Map<String, ResourceRequirement> before;
+  @Override
+  public RequestResult request(Map<String, Integer> target) {
     try {
       before = client.get(path, requirementsType);
     } catch (FlinkRestException e) {
       if (e.kind() == Kind.HTTP_STATUS && e.getMessage().contains("HTTP 500")) {
-        return new RescaleOutcome.Unsupported(
+        return new RequestResult.Unsupported(
             "Flink at "
                 + client.baseUrl()
                 + " cannot rescale job "
@@ -60,7 +69,7 @@ public final class RestRescaler {
                 + " jobmanager.scheduler set to adaptive?): "
                 + e.getMessage());
       }
-      throw e;
+      return unanswered(e);
     }
     Map<String, ResourceRequirement> request = new LinkedHashMap<>();
     Map<String, Integer> wanted = new TreeMap<>();
@@ -70,70 +79,76 @@ public final class RestRescaler {
           request.put(vertex, ResourceRequirement.exactly(p));
           wanted.put(vertex, p);
         });
-    Instant start = clock.instant();
     try {
       client.put(path, request);
     } catch (FlinkRestException e) {
       if (e.kind() == Kind.HTTP_STATUS) {
-        return new RescaleOutcome.Failed("Flink refused the rescale: " + e.getMessage());
+        return new RequestResult.Refused("Flink refused the rescale: " + e.getMessage());
       }
+      return unanswered(e);
+    }
+    return new RequestResult.Accepted(wanted);
+  }
+
+  private static RequestResult unanswered(FlinkRestException e) {
+    if (JOB_GONE.contains(e.kind())) {
       throw e;
     }
-    Map<String, Integer> running = Map.of();
+    return new RequestResult.Unanswered(e.getMessage());
+  }
+
+  /**
+   * @throws FlinkRestException JOB_NOT_FOUND or JOB_NOT_RUNNING: the job is gone
+   */
+  @Override
+  public RescaleStatus observe(Map<String, Integer> wanted) {
     JobDetails d;
-    Instant down = null; // first poll that saw the job down
-    Instant lastUp = start; // last poll that saw it up at the old parallelism
-    while (true) {
+    try {
       d = client.get("/jobs/" + jobId, JobDetails.class);
-      Instant seen = clock.instant();
-      if (JobStates.TERMINAL.contains(d.state())) {
-        return new RescaleOutcome.Failed(
-            "job " + jobId + " became " + d.state() + " while rescaling");
+    } catch (FlinkRestException e) {
+      if (JOB_GONE.contains(e.kind())) {
+        throw e;
       }
-      running = running(d);
-      boolean up = "RUNNING".equals(d.state()) && allRunning(d);
-      if (up && running.equals(wanted)) {
-        // If no poll caught it down, it was down somewhere between the last two polls.
-        Duration downtime = Duration.between(down != null ? down : lastUp, seen);
-        return new RescaleOutcome.Applied(wanted, Duration.between(start, seen), downtime);
-      }
-      if (!up && down == null) {
-        down = seen;
-      } else if (up) {
-        lastUp = seen;
-      }
-      if (!clock.instant().plus(pollInterval).isBefore(start.plus(timeout))) {
-        break;
-      }
-      sleeper.sleep(pollInterval);
+      return new RescaleStatus.Failed(
+          e.getMessage() + "; the request may still take effect, backing off");
     }
-    client.put(path, before); // so the unmet request cannot surprise anyone later
-    return new RescaleOutcome.NotApplied(
-        wanted,
-        running,
-        "requested "
-            + wanted
-            + " but after "
-            + timeout.toSeconds()
-            + " s job "
-            + jobId
-            + " still runs "
-            + running
-            + slots()
-            + "; previous requirements restored");
+    if (JobStates.TERMINAL.contains(d.state())) {
+      return new RescaleStatus.Failed("job " + jobId + " became " + d.state() + " while rescaling");
+    }
+    Map<String, Integer> running = running(d);
+    boolean up = "RUNNING".equals(d.state()) && allRunning(d);
+    if (up && running.equals(wanted)) {
+      return new RescaleStatus.Applied(wanted);
+    }
+    return new RescaleStatus.Pending(up, running, "Flink to run " + wanted);
+  }
+
+  /** Puts the previous requirements back, so the unmet request cannot surprise anyone later. */
+  @Override
+  public String abandon(Map<String, Integer> wanted, RescaleStatus.Pending last, Duration timeout) {
+    String restored = "previous requirements restored";
+    try {
+      client.put(path, before);
+    } catch (FlinkRestException e) {
+      restored = "putting the previous requirements back failed (" + e.getMessage() + ")";
+    }
+    return "requested "
+        + wanted
+        + " but after "
+        + timeout.toSeconds()
+        + " s job "
+        + jobId
+        + " still runs "
+        + last.running()
+        + slots()
+        + "; "
+        + restored;
   }
 
   private static Map<String, Integer> running(JobDetails d) {
     Map<String, Integer> p = new TreeMap<>();
     d.vertices().forEach(v -> p.put(v.id(), v.parallelism()));
     return p;
-  }
-
-  /** {@code {Parse=3, Join=4}} in the job's vertex order, for people. */
-  private static String named(Map<String, Integer> byId, JobDetails d) {
-    StringJoiner j = new StringJoiner(", ", "{", "}");
-    d.vertices().forEach(v -> j.add(v.name() + "=" + byId.get(v.id())));
-    return j.toString();
   }
 
   private static boolean allRunning(JobDetails d) {

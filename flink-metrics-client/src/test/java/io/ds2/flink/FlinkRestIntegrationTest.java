@@ -11,6 +11,7 @@ import io.ds2.model.estimate.SourceDemand;
 import io.ds2.model.estimate.VertexEstimate;
 import io.ds2.model.graph.Vertex;
 import io.ds2.model.options.Ds2Options;
+import io.ds2.model.scaler.JobTopology;
 import io.ds2.model.window.ObservationWindow;
 import io.ds2.model.window.VertexObservation;
 import io.ds2.workloads.JobSpec;
@@ -72,9 +73,7 @@ class FlinkRestIntegrationTest {
 
     Ds2Options options =
         Ds2Options.fromMap(Map.of("window", "20s", "warm-up", "5s", "sample-interval", "500ms"));
-    WindowCollector collector = WindowCollector.live(sampler, options);
-    ObservationWindow window =
-        collector.collect(topology.graph(), Duration.ofSeconds(90), new NoProgress());
+    ObservationWindow window = Windows.collect(sampler, topology.graph(), options);
 
     Map<String, SourceDemand> inferred = new HashMap<>();
     Map<String, SourceDemand> given = new HashMap<>();
@@ -123,13 +122,5 @@ class FlinkRestIntegrationTest {
         }
       }
     }
-  }
-
-  private static final class NoProgress implements WindowCollector.Listener {
-    @Override
-    public void waiting(Duration collected, Duration wanted, String status) {}
-
-    @Override
-    public void samplesDropped(io.ds2.model.window.WindowProblem problem, String detail) {}
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ds2.flink.FlinkRestException.Kind;
+import io.ds2.model.scaler.JobTopology;
 import io.ds2.model.window.JobSample;
 import io.ds2.model.window.SubtaskSample;
 import java.net.InetAddress;

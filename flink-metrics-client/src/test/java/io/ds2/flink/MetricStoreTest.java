@@ -109,7 +109,7 @@ class MetricStoreTest {
         "j",
         Clock.systemUTC(),
         reads,
-        WindowCollector.Sleeper.SYSTEM);
+        Sleeper.SYSTEM);
   }
 
   private static double emitted(JobSample s) {

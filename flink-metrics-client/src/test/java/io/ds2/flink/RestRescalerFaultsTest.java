@@ -2,12 +2,10 @@ package io.ds2.flink;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ds2.flink.FlinkRestException.Kind;
+import io.ds2.model.scaler.RequestResult;
 import java.net.InetAddress;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -19,7 +17,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The rescale PUT refused or unanswered: one outcome or one exception, and never a second PUT. */
+/** The rescale PUT refused or unanswered: a typed answer, and never a second PUT. */
 class RestRescalerFaultsTest {
   private static final String REQUIREMENTS =
       "{\"v1\":{\"parallelism\":{\"lowerBound\":1,\"upperBound\":1}}}";
@@ -33,8 +31,7 @@ class RestRescalerFaultsTest {
     rescaler =
         new RestRescaler(
             new FlinkRestClient(server.url("/").uri(), Duration.ofSeconds(1)),
-            Clock.systemUTC(),
-            d -> {},
+            "j",
             Duration.ofMillis(10));
   }
 
@@ -58,8 +55,8 @@ class RestRescalerFaultsTest {
     for (int code : new int[] {400, 500}) {
       server.enqueue(new MockResponse().setBody(REQUIREMENTS));
       server.enqueue(new MockResponse().setResponseCode(code).setBody("{\"errors\":[\"no\"]}"));
-      RescaleOutcome o = rescaler.rescale("j", Map.of("v1", 3), Duration.ofSeconds(5));
-      String message = assertInstanceOf(RescaleOutcome.Failed.class, o).message();
+      RequestResult o = rescaler.request(Map.of("v1", 3));
+      String message = assertInstanceOf(RequestResult.Refused.class, o).message();
       assertTrue(message.startsWith("Flink refused the rescale: PUT "), message);
       assertTrue(message.contains("HTTP " + code), message);
       assertEquals(1, puts());
@@ -70,11 +67,10 @@ class RestRescalerFaultsTest {
   void anUnansweredPutIsATimeoutAndIsNotRepeated() throws Exception {
     server.enqueue(new MockResponse().setBody(REQUIREMENTS));
     server.enqueue(new MockResponse().setSocketPolicy(SocketPolicy.NO_RESPONSE));
-    FlinkRestException e =
-        assertThrows(
-            FlinkRestException.class,
-            () -> rescaler.rescale("j", Map.of("v1", 3), Duration.ofSeconds(5)));
-    assertEquals(Kind.TIMEOUT, e.kind(), e.getMessage());
+    // Unanswered, not refused: the loop backs off instead of repeating it on top of itself.
+    RequestResult o = rescaler.request(Map.of("v1", 3));
+    String message = assertInstanceOf(RequestResult.Unanswered.class, o).message();
+    assertTrue(message.startsWith("Flink REST API did not answer PUT "), message);
     assertEquals(1, puts());
   }
 }

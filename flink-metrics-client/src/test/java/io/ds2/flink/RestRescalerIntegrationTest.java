@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ds2.flink.dto.JobDetails;
 import io.ds2.model.graph.JobGraph;
+import io.ds2.model.scaler.RescaleOutcome;
 import io.ds2.model.window.JobSample;
 import io.ds2.model.window.WindowBuilder;
 import io.ds2.model.window.WindowResult;
@@ -46,9 +47,7 @@ class RestRescalerIntegrationTest {
     client = new FlinkRestClient(cluster.restUrl(), Duration.ofSeconds(10));
     jobId = job.getJobID().toHexString();
     graph = new JobSampler(client, jobId, Clock.systemUTC()).topology().graph();
-    rescaler =
-        new RestRescaler(
-            client, Clock.systemUTC(), WindowCollector.Sleeper.SYSTEM, Duration.ofMillis(200));
+    rescaler = new RestRescaler(client, jobId, Duration.ofMillis(200));
   }
 
   @AfterAll
@@ -85,7 +84,7 @@ class RestRescalerIntegrationTest {
             .until(() -> sampler.sample(graph), s -> s.vertices().size() == 5);
     Map<String, Integer> target = Map.of(id("Parse"), 3, id("Join"), 4, id("Sink"), 2);
 
-    RescaleOutcome outcome = rescaler.rescale(jobId, target, Duration.ofSeconds(60));
+    RescaleOutcome outcome = Rescales.run(rescaler, target, Duration.ofSeconds(60));
 
     RescaleOutcome.Applied applied = assertInstanceOf(RescaleOutcome.Applied.class, outcome);
     assertTrue(applied.took().toSeconds() < 60, "took " + applied.took());
@@ -108,8 +107,7 @@ class RestRescalerIntegrationTest {
   @Order(2)
   void tooFewSlotsIsReportedAndThePreviousRequirementsAreRestored() throws Exception {
     Map<String, Integer> before = running();
-    RescaleOutcome outcome =
-        rescaler.rescale(jobId, Map.of(id("Join"), 12), Duration.ofSeconds(10));
+    RescaleOutcome outcome = Rescales.run(rescaler, Map.of(id("Join"), 12), Duration.ofSeconds(10));
 
     RescaleOutcome.NotApplied unmet = assertInstanceOf(RescaleOutcome.NotApplied.class, outcome);
     assertTrue(unmet.message().contains("cluster slots: 8 total"), unmet.message());

@@ -4,9 +4,9 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ds2.model.scaler.RescaleOutcome;
 import io.ds2.workloads.LocalFlinkCluster;
 import io.ds2.workloads.SampleJobs;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.flink.core.execution.JobClient;
@@ -23,11 +23,9 @@ class RestRescalerUnsupportedTest {
           .atMost(Duration.ofSeconds(60))
           .until(() -> job.getJobStatus().get().name().equals("RUNNING"));
       FlinkRestClient client = new FlinkRestClient(cluster.restUrl(), Duration.ofSeconds(10));
-      RestRescaler rescaler =
-          new RestRescaler(
-              client, Clock.systemUTC(), WindowCollector.Sleeper.SYSTEM, Duration.ofMillis(200));
       String jobId = job.getJobID().toHexString();
-      RescaleOutcome outcome = rescaler.rescale(jobId, Map.of(), Duration.ofSeconds(10));
+      RestRescaler rescaler = new RestRescaler(client, jobId, Duration.ofMillis(200));
+      RescaleOutcome outcome = Rescales.run(rescaler, Map.of(), Duration.ofSeconds(10));
       RescaleOutcome.Unsupported u = assertInstanceOf(RescaleOutcome.Unsupported.class, outcome);
       assertTrue(u.message().contains("is jobmanager.scheduler set to adaptive?"), u.message());
       job.cancel().get();

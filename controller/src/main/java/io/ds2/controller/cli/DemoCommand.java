@@ -2,12 +2,14 @@ package io.ds2.controller.cli;
 
 import io.ds2.controller.loop.ControlLoop;
 import io.ds2.controller.loop.LoopListener;
+import io.ds2.controller.loop.RestLoops;
 import io.ds2.controller.recording.LiveRecording;
 import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.FlinkRestException;
 import io.ds2.flink.JobSampler;
-import io.ds2.flink.JobTopology;
 import io.ds2.model.options.Ds2Options;
+import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.scaler.Mode;
 import io.ds2.workloads.JobSpec;
 import io.ds2.workloads.LocalFlinkCluster;
 import io.ds2.workloads.SampleJobs;
@@ -132,11 +134,11 @@ final class DemoCommand implements Callable<Integer>, ScalingFlags.Taker {
     try (LiveRecording recording =
         record.start(rest, sampler, awaitTopology(sampler, end), options)) {
       ControlLoop loop =
-          ControlLoop.overRest(
+          RestLoops.of(
               rest,
               recording == null ? sampler : recording.source(),
               options,
-              ControlLoop.Mode.ACT,
+              Mode.ACT,
               io.ds2.model.estimate.DemandScenario.measured(),
               recording == null ? run : LoopListener.all(run, recording.listener()));
       script(loop, run, end, stop, say);

@@ -1,15 +1,16 @@
 package io.ds2.controller.cli;
 
-import io.ds2.controller.loop.ControlLoop;
 import io.ds2.controller.loop.LoopListener;
 import io.ds2.controller.render.DecisionJson;
 import io.ds2.controller.render.DecisionSummary;
 import io.ds2.controller.render.DemoTable;
-import io.ds2.flink.JobTopology;
-import io.ds2.flink.RescaleOutcome;
 import io.ds2.model.estimate.ReasonCode;
 import io.ds2.model.policy.Action;
 import io.ds2.model.policy.Decision;
+import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.scaler.Mode;
+import io.ds2.model.scaler.RescaleOutcome;
+import io.ds2.model.scaler.ScalerEvent;
 import io.ds2.workloads.JobSpec;
 import java.io.PrintWriter;
 import java.time.Clock;
@@ -75,7 +76,7 @@ final class DemoRun implements LoopListener {
   }
 
   @Override
-  public void decided(JobTopology t, Decision d, ControlLoop.Mode mode) {
+  public void decided(JobTopology t, Decision d, Mode mode) {
     Map<String, Integer> current = new LinkedHashMap<>();
     d.vertices().stream().filter(v -> !v.source()).forEach(v -> current.put(v.name(), v.current()));
     running = current;
@@ -111,9 +112,9 @@ final class DemoRun implements LoopListener {
   }
 
   @Override
-  public void problem(String message) {
+  public void problem(ScalerEvent.Problem p) {
     if (!json) {
-      out.println("problem: " + message);
+      out.println("problem: " + p.text());
       out.flush();
     }
   }

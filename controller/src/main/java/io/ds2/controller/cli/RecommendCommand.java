@@ -1,20 +1,18 @@
 package io.ds2.controller.cli;
 
+import io.ds2.controller.loop.OneWindow;
 import io.ds2.controller.recording.LiveRecording;
 import io.ds2.controller.render.EstimateJson;
 import io.ds2.controller.render.EstimateTable;
 import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.JobSampler;
-import io.ds2.flink.JobTopology;
-import io.ds2.flink.MetricSource;
-import io.ds2.flink.WindowCollector;
 import io.ds2.model.estimate.DemandScenario;
-import io.ds2.model.estimate.Ds2Model;
 import io.ds2.model.estimate.Estimate;
 import io.ds2.model.options.Ds2Options;
 import io.ds2.model.options.Durations;
 import io.ds2.model.options.InvalidOptionException;
-import io.ds2.model.window.ObservationWindow;
+import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.scaler.MetricSource;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -66,17 +64,13 @@ final class RecommendCommand implements Callable<Integer>, ScalingFlags.Taker {
     Map<String, Double> given = sourceRates.resolve(topology.graph());
 
     StderrProgress progress = new StderrProgress(spec.commandLine().getErr());
-    ObservationWindow window;
+    Estimate estimate;
     try (LiveRecording recording = record.start(client, sampler, topology, options)) {
       MetricSource source = recording == null ? sampler : recording.source();
-      window =
-          WindowCollector.live(source, options)
-              .collect(topology.graph(), WindowCollector.maxWait(options), progress);
+      estimate = OneWindow.estimate(source, options, DemandScenario.given(given), progress);
     }
     progress.done();
 
-    Estimate estimate =
-        Ds2Model.estimateFor(topology.graph(), window, DemandScenario.given(given), options);
     spec.commandLine()
         .getOut()
         .print(

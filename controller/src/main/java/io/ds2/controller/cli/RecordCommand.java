@@ -4,12 +4,12 @@ import io.ds2.controller.recording.LiveRecording;
 import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.FlinkRestException;
 import io.ds2.flink.JobSampler;
-import io.ds2.flink.JobStates;
-import io.ds2.flink.JobTopology;
-import io.ds2.flink.MetricSource;
 import io.ds2.model.graph.JobGraph;
 import io.ds2.model.options.Durations;
+import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.scaler.MetricSource;
 import io.ds2.model.window.JobSample;
+import io.ds2.model.window.JobStates;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -78,11 +78,7 @@ final class RecordCommand implements Callable<Integer> {
     // Every line a new reading: each poll waits for Flink's metric store to refresh.
     JobSampler sampler =
         new JobSampler(
-            client,
-            jobId,
-            Clock.systemUTC(),
-            JobSampler.Reads.FRESH,
-            io.ds2.flink.WindowCollector.Sleeper.SYSTEM);
+            client, jobId, Clock.systemUTC(), JobSampler.Reads.FRESH, io.ds2.flink.Sleeper.SYSTEM);
     JobTopology topology = sampler.topology();
     PrintWriter say = spec.commandLine().getOut();
     StderrProgress progress = new StderrProgress(spec.commandLine().getErr());

@@ -3,13 +3,15 @@ package io.ds2.controller.cli;
 import io.ds2.controller.loop.ControlLoop;
 import io.ds2.controller.loop.DecisionLog;
 import io.ds2.controller.loop.LoopListener;
+import io.ds2.controller.loop.RestLoops;
 import io.ds2.controller.loop.SummaryPrinter;
 import io.ds2.controller.recording.LiveRecording;
 import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.JobSampler;
-import io.ds2.flink.JobTopology;
 import io.ds2.model.estimate.DemandScenario;
 import io.ds2.model.options.Ds2Options;
+import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.scaler.Mode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -86,11 +88,11 @@ final class RunCommand implements Callable<Integer>, ScalingFlags.Taker {
         listeners.add(recording.listener());
       }
       ControlLoop loop =
-          ControlLoop.overRest(
+          RestLoops.of(
               client,
               recording == null ? sampler : recording.source(),
               options,
-              dryRun ? ControlLoop.Mode.DRY_RUN : ControlLoop.Mode.ACT,
+              dryRun ? Mode.DRY_RUN : Mode.ACT,
               DemandScenario.given(given),
               LoopListener.all(listeners.toArray(LoopListener[]::new)));
       out.println(

@@ -1,6 +1,9 @@
 package io.ds2.controller.cli;
 
-import io.ds2.flink.WindowCollector;
+import io.ds2.controller.loop.LoopListener;
+import io.ds2.model.policy.Decision;
+import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.scaler.Mode;
 import io.ds2.model.window.WindowProblem;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -10,7 +13,7 @@ import java.time.Duration;
  * distinct problem), when a person is watching a terminal. Otherwise stderr stays quiet: a failure
  * ends in one error line that already names the last problem.
  */
-final class StderrProgress implements WindowCollector.Listener {
+final class StderrProgress implements LoopListener {
   private final PrintWriter err;
   private final boolean terminal;
   private boolean lineOpen;
@@ -24,6 +27,9 @@ final class StderrProgress implements WindowCollector.Listener {
     this.err = err;
     this.terminal = terminal;
   }
+
+  @Override
+  public void decided(JobTopology topology, Decision decision, Mode mode) {}
 
   @Override
   public void waiting(Duration collected, Duration wanted, String status) {

@@ -9,12 +9,11 @@ import io.ds2.controller.recording.WhatIfSummary;
 import io.ds2.controller.render.WhatIfHtml;
 import io.ds2.controller.render.WhatIfJson;
 import io.ds2.controller.render.WhatIfText;
-import io.ds2.flink.JobTopology;
-import io.ds2.flink.WindowCollector;
 import io.ds2.model.estimate.DemandScenario;
 import io.ds2.model.options.Ds2Options;
 import io.ds2.model.options.Durations;
 import io.ds2.model.policy.Decision;
+import io.ds2.model.scaler.JobTopology;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -194,7 +193,7 @@ final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
                   + ")");
     }
     Ds2Options o = ScalingFlags.read(spec, recorded);
-    Duration wait = WindowCollector.maxWait(o);
+    Duration wait = io.ds2.model.scaler.JobScaler.maxWait(o);
     Duration needed = o.window().plus(cadence.multipliedBy(2));
     if (wait.compareTo(needed) < 0) {
       throw new UsageException(

@@ -1,34 +1,52 @@
 package io.ds2.controller.k8s;
 
 import io.ds2.controller.k8s.EventRecorder.Reason;
-import io.ds2.controller.loop.ControlLoop;
+import io.ds2.flink.RestAccess;
 import io.ds2.model.options.Ds2Options;
+import io.ds2.model.scaler.Mode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
+import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
- * Watches FlinkDeployments and FlinkSessionJobs and runs one control loop per opted-in resource,
- * restarting it when its annotations change and stopping it when it opts out or is deleted. The
- * built-in autoscaler on the same resource makes ds2 advise only.
+ * Watches FlinkDeployments and FlinkSessionJobs and steps one control loop per opted-in resource on
+ * a small shared scheduler (a fixed number of threads, whatever the number of jobs), restarting it
+ * when its annotations change and stopping it when it opts out or is deleted. Reads resources from
+ * the informers' cache; only patches and events go to the API server. The built-in autoscaler on
+ * the same resource makes ds2 advise only.
  */
 public final class Ds2Operator implements AutoCloseable {
+  /** Scheduler threads unless set: enough to overlap slow REST calls of a few jobs. */
+  public static final int DEFAULT_THREADS = 4;
+
   private final KubernetesClient client;
   private final List<String> namespaces;
   private final Ds2Options defaults;
   private final EventRecorder events;
   private final OperatorMetrics metrics;
-  private final Map<String, ResourceLoop> loops = new ConcurrentHashMap<>();
+  private final Map<String, ManagedJob> jobs = new ConcurrentHashMap<>();
   private final List<SharedIndexInformer<GenericKubernetesResource>> informers = new ArrayList<>();
-  private java.util.Optional<java.nio.file.Path> recordDir = java.util.Optional.empty();
-  private io.ds2.flink.RestAccess restAccess = io.ds2.flink.RestAccess.none();
+  private Optional<Path> recordDir = Optional.empty();
+  private RestAccess restAccess = RestAccess.none();
+  private int threads = DEFAULT_THREADS;
+  private Clock clock = Clock.systemUTC();
+  private ScheduledThreadPoolExecutor scheduler;
+  private ManagedJob.Shared shared;
 
   /**
    * @param namespaces the namespaces to watch; empty means all
@@ -47,33 +65,69 @@ public final class Ds2Operator implements AutoCloseable {
   }
 
   /**
-   * Records every managed job's polls, decisions and rescales into {@code dir}, one file per loop
-   * start ({@code namespace_name_time.jsonl.gz}), for {@code ds2 whatif}. Call before {@link
-   * #start}.
+   * TLS and credentials for every managed job's Flink REST endpoint. Call before {@link #start}.
    */
-  /** TLS and credentials for every managed job's Flink REST endpoint. */
-  public Ds2Operator withRestAccess(io.ds2.flink.RestAccess access) {
+  public Ds2Operator withRestAccess(RestAccess access) {
     this.restAccess = access;
     return this;
   }
 
-  public Ds2Operator recordingTo(java.nio.file.Path dir) {
-    this.recordDir = java.util.Optional.of(dir);
+  /**
+   * Records every managed job's polls, decisions and rescales into {@code dir}, one file per loop
+   * start ({@code namespace_name_time.jsonl.gz}), for {@code ds2 whatif}. Call before {@link
+   * #start}.
+   */
+  public Ds2Operator recordingTo(Path dir) {
+    this.recordDir = Optional.of(dir);
+    return this;
+  }
+
+  /** How many threads step the managed jobs. Call before {@link #start}. */
+  public Ds2Operator withThreads(int threads) {
+    if (threads < 1) {
+      throw new IllegalArgumentException("at least one scheduler thread, not " + threads);
+    }
+    this.threads = threads;
+    return this;
+  }
+
+  /** The time base of every loop (tests, simulations). Call before {@link #start}. */
+  public Ds2Operator withClock(Clock clock) {
+    this.clock = clock;
     return this;
   }
 
   public void start() {
+    scheduler = new ScheduledThreadPoolExecutor(threads, daemonThreads());
+    scheduler.setRemoveOnCancelPolicy(true); // a stopped job leaves nothing in the queue
+    shared = new ManagedJob.Shared(scheduler, events, metrics, recordDir, restAccess, clock);
     for (ResourceDefinitionContext kind : List.of(FlinkKinds.DEPLOYMENT, FlinkKinds.SESSION_JOB)) {
       if (namespaces.isEmpty()) {
-        informers.add(
-            client.genericKubernetesResources(kind).inAnyNamespace().inform(handler(kind)));
+        informers.add(inform(kind, client.genericKubernetesResources(kind).inAnyNamespace()));
       } else {
         for (String ns : namespaces) {
-          informers.add(
-              client.genericKubernetesResources(kind).inNamespace(ns).inform(handler(kind)));
+          informers.add(inform(kind, client.genericKubernetesResources(kind).inNamespace(ns)));
         }
       }
     }
+  }
+
+  private SharedIndexInformer<GenericKubernetesResource> inform(
+      ResourceDefinitionContext kind,
+      io.fabric8.kubernetes.client.dsl.Informable<GenericKubernetesResource> resources) {
+    SharedIndexInformer<GenericKubernetesResource> informer = resources.runnableInformer(0);
+    informer.addEventHandler(handler(kind, informer));
+    informer.run();
+    return informer;
+  }
+
+  private static ThreadFactory daemonThreads() {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, "ds2-loop-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
   }
 
   /** True once every informer has listed its resources. */
@@ -83,29 +137,45 @@ public final class Ds2Operator implements AutoCloseable {
 
   /** How many resources have a running loop. */
   public int managed() {
-    return loops.size();
+    return jobs.size();
   }
 
-  private ResourceEventHandler<GenericKubernetesResource> handler(ResourceDefinitionContext kind) {
+  /** The loop of a resource, if it has one (tests: a resync must not replace it). */
+  Optional<ManagedJob> job(String uid) {
+    return Optional.ofNullable(jobs.get(uid));
+  }
+
+  /** The threads stepping the jobs (for the fleet benchmark: independent of the number of jobs). */
+  public int schedulerThreads() {
+    return scheduler == null ? 0 : scheduler.getPoolSize();
+  }
+
+  private ResourceEventHandler<GenericKubernetesResource> handler(
+      ResourceDefinitionContext kind, SharedIndexInformer<GenericKubernetesResource> informer) {
     return new ResourceEventHandler<>() {
       @Override
       public void onAdd(GenericKubernetesResource r) {
-        reconcile(kind, r);
+        reconcile(kind, informer, r);
       }
 
       @Override
       public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource r) {
-        reconcile(kind, r);
+        reconcile(kind, informer, r);
       }
 
       @Override
       public void onDelete(GenericKubernetesResource r, boolean unknownFinalState) {
         stop(r.getMetadata().getUid());
+        metrics.forget(r.getMetadata().getNamespace(), r.getMetadata().getName());
+        events.forget(r.getMetadata().getUid());
       }
     };
   }
 
-  private synchronized void reconcile(ResourceDefinitionContext kind, GenericKubernetesResource r) {
+  private synchronized void reconcile(
+      ResourceDefinitionContext kind,
+      SharedIndexInformer<GenericKubernetesResource> informer,
+      GenericKubernetesResource r) {
     String uid = r.getMetadata().getUid();
     Optional<JobSettings> settings;
     try {
@@ -113,48 +183,71 @@ public final class Ds2Operator implements AutoCloseable {
     } catch (JobSettings.Invalid e) {
       events.warning(
           r, Reason.InvalidAnnotation, e.getMessage() + "; ds2 leaves this job untouched");
-      stop(uid);
+      stopAndForget(uid, r);
       return;
     }
     if (settings.isEmpty()) {
-      stop(uid);
+      stopAndForget(uid, r);
       return;
     }
-    ControlLoop.Mode mode =
-        settings.get().mode() == JobSettings.Mode.ENABLED
-            ? ControlLoop.Mode.ACT
-            : ControlLoop.Mode.ADVISOR;
-    if (mode == ControlLoop.Mode.ACT && FlinkKinds.builtInAutoscalerEnabled(r)) {
+    Mode mode = settings.get().mode() == JobSettings.Mode.ENABLED ? Mode.ACT : Mode.ADVISOR;
+    if (mode == Mode.ACT && FlinkKinds.builtInAutoscalerEnabled(r)) {
       events.warning(
           r,
           Reason.ConflictingAutoscaler,
           "job.autoscaler.enabled is true on this resource: the Flink operator's autoscaler owns its"
               + " parallelism overrides, so ds2 only advises");
-      mode = ControlLoop.Mode.ADVISOR;
+      mode = Mode.ADVISOR;
     }
-    ResourceLoop running = loops.get(uid);
+    ManagedJob running = jobs.get(uid);
     if (running != null && running.settings().equals(settings.get()) && running.mode() == mode) {
       return;
     }
     stop(uid);
-    ResourceLoop loop =
-        new ResourceLoop(
-            client, kind, r, settings.get(), mode, events, metrics, recordDir, restAccess);
-    loops.put(uid, loop);
-    loop.start();
+    String key = Cache.metaNamespaceKeyFunc(r);
+    Supplier<GenericKubernetesResource> current = () -> informer.getStore().getByKey(key);
+    ManagedJob job =
+        new ManagedJob(
+            shared,
+            r,
+            settings.get(),
+            mode,
+            current,
+            client
+                .genericKubernetesResources(kind)
+                .inNamespace(r.getMetadata().getNamespace())
+                .withName(r.getMetadata().getName()));
+    jobs.put(uid, job);
+    job.start();
   }
 
   private void stop(String uid) {
-    ResourceLoop loop = loops.remove(uid);
-    if (loop != null) {
-      loop.stop();
+    ManagedJob job = jobs.remove(uid);
+    if (job != null) {
+      job.stop();
+    }
+  }
+
+  /** A job that opted out keeps no series or de-duplication entries either. */
+  private void stopAndForget(String uid, GenericKubernetesResource r) {
+    if (jobs.containsKey(uid)) {
+      stop(uid);
+      metrics.forget(r.getMetadata().getNamespace(), r.getMetadata().getName());
     }
   }
 
   @Override
   public void close() {
     informers.forEach(SharedIndexInformer::close);
-    loops.values().forEach(ResourceLoop::stop);
-    loops.clear();
+    jobs.values().forEach(ManagedJob::stop);
+    jobs.clear();
+    if (scheduler != null) {
+      scheduler.shutdownNow();
+      try {
+        scheduler.awaitTermination(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 }

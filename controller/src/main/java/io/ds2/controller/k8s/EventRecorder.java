@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Kubernetes events on a Flink resource with ds2's own reasons, de-duplicated: the same reason and
- * message on the same resource is emitted at most once per interval.
+ * message on the same resource is emitted at most once per interval. What de-duplication remembers
+ * is bounded: entries older than the interval are dropped, and a deleted resource's at once.
  */
 public final class EventRecorder {
   public static final String COMPONENT = "ds2";
@@ -44,6 +45,7 @@ public final class EventRecorder {
   private final Clock clock;
   private final Duration dedupe;
   private final Map<String, Instant> lastSent = new ConcurrentHashMap<>();
+  private volatile Instant lastPruned = Instant.MIN;
 
   public EventRecorder(KubernetesClient client, Clock clock, Duration dedupe) {
     this.client = client;
@@ -59,9 +61,31 @@ public final class EventRecorder {
     emit(on, "Warning", reason, message);
   }
 
+  /** Forgets what was sent about a resource that is gone. */
+  public void forget(String uid) {
+    lastSent.keySet().removeIf(k -> k.startsWith(uid + "|"));
+  }
+
+  /** How many (resource, reason, message) entries de-duplication remembers now. */
+  public int remembered() {
+    return lastSent.size();
+  }
+
+  /** Drops entries that no longer suppress anything, at most once a minute. */
+  private void prune(Instant now) {
+    if (now.isBefore(lastPruned.plus(PRUNE_EVERY))) {
+      return;
+    }
+    lastPruned = now;
+    lastSent.values().removeIf(sent -> !now.isBefore(sent.plus(dedupe)));
+  }
+
+  private static final Duration PRUNE_EVERY = Duration.ofMinutes(1);
+
   private void emit(GenericKubernetesResource on, String type, Reason reason, String message) {
     String key = on.getMetadata().getUid() + "|" + reason + "|" + message;
     Instant now = clock.instant();
+    prune(now);
     Instant last = lastSent.get(key);
     if (last != null && now.isBefore(last.plus(dedupe))) {
       return;

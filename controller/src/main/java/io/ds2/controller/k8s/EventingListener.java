@@ -3,26 +3,25 @@ package io.ds2.controller.k8s;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ds2.controller.k8s.EventRecorder.Reason;
-import io.ds2.controller.loop.ControlLoop;
 import io.ds2.controller.loop.LoopListener;
 import io.ds2.controller.render.DecisionSummary;
-import io.ds2.flink.JobTopology;
-import io.ds2.flink.RescaleOutcome;
 import io.ds2.model.estimate.ReasonCode;
 import io.ds2.model.policy.Action;
 import io.ds2.model.policy.Decision;
 import io.ds2.model.policy.VertexDecision;
+import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.scaler.Mode;
+import io.ds2.model.scaler.RescaleOutcome;
+import io.ds2.model.scaler.ScalerEvent;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.Resource;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Turns the loop's events into Kubernetes events on the resource, and keeps the last decision as
- * compact JSON in an annotation (per-vertex current, recommended, target; bounded in size).
+ * compact JSON in an annotation (per-vertex current, recommended, target; bounded in size), written
+ * with the step's other annotations. Reads the resource from the informer cache.
  */
 final class EventingListener implements LoopListener {
   private static final Set<ReasonCode> LIMITS =
@@ -31,26 +30,31 @@ final class EventingListener implements LoopListener {
           ReasonCode.LIMITED_BY_VERTEX_MAX_PARALLELISM,
           ReasonCode.SCALING_NOT_PAYING_OFF);
   private static final ObjectMapper JSON = new ObjectMapper();
-  private final Resource<GenericKubernetesResource> resource;
+  private final Supplier<GenericKubernetesResource> current;
+  private final ResourceAnnotations annotations;
   private final EventRecorder events;
 
-  EventingListener(Resource<GenericKubernetesResource> resource, EventRecorder events) {
-    this.resource = resource;
+  EventingListener(
+      Supplier<GenericKubernetesResource> current,
+      ResourceAnnotations annotations,
+      EventRecorder events) {
+    this.current = current;
+    this.annotations = annotations;
     this.events = events;
   }
 
   private GenericKubernetesResource current() {
-    return resource.get();
+    return current.get();
   }
 
   @Override
-  public void decided(JobTopology t, Decision d, ControlLoop.Mode mode) {
+  public void decided(JobTopology t, Decision d, Mode mode) {
     GenericKubernetesResource r = current();
     if (r == null) {
       return;
     }
     String line = DecisionSummary.decision(d, mode);
-    if (d.action() instanceof Action.Rescale && mode != ControlLoop.Mode.ACT) {
+    if (d.action() instanceof Action.Rescale && mode != Mode.ACT) {
       events.normal(r, Reason.ScalingRecommended, line);
     }
     if (d.action() instanceof Action.Hold h && h.reason().code() == ReasonCode.CAPACITY_SHORTFALL) {
@@ -71,7 +75,7 @@ final class EventingListener implements LoopListener {
     annotate(d, mode);
   }
 
-  private void annotate(Decision d, ControlLoop.Mode mode) {
+  private void annotate(Decision d, Mode mode) {
     ObjectNode n = JSON.createObjectNode();
     n.put("time", d.time().toString());
     n.put("mode", mode.name());
@@ -92,13 +96,7 @@ final class EventingListener implements LoopListener {
     if (value.length() > 16_000) {
       value = value.substring(0, 16_000); // annotations are bounded; the decision log has it all
     }
-    try {
-      ObjectNode patch = JSON.createObjectNode();
-      patch.putObject("metadata").putObject("annotations").put(JobSettings.LAST_DECISION, value);
-      resource.patch(PatchContext.of(PatchType.JSON_MERGE), patch.toString());
-    } catch (KubernetesClientException e) {
-      // The next decision writes it again.
-    }
+    annotations.set(JobSettings.LAST_DECISION, value);
   }
 
   @Override
@@ -111,7 +109,7 @@ final class EventingListener implements LoopListener {
     if (outcome instanceof RescaleOutcome.Applied) {
       events.normal(r, Reason.ScalingApplied, line);
     } else if (outcome instanceof RescaleOutcome.NotApplied n
-        && n.message().startsWith("someone else")) {
+        && n.cause() == RescaleOutcome.Cause.CHANGED_BY_OTHERS) {
       events.warning(r, Reason.OverridesReverted, n.message());
     } else {
       events.warning(r, Reason.ScalingSkipped, line);
@@ -119,10 +117,11 @@ final class EventingListener implements LoopListener {
   }
 
   @Override
-  public void problem(String message) {
+  public void problem(ScalerEvent.Problem p) {
     GenericKubernetesResource r = current();
-    if (r != null) {
-      events.warning(r, Reason.MetricsNotReady, message);
+    // Advisor mode follows a rescale the cluster cannot do, already a ScalingSkipped event.
+    if (r != null && p.kind() != ScalerEvent.Problem.Kind.NOW_ADVISING) {
+      events.warning(r, Reason.MetricsNotReady, p.text());
     }
   }
 }

@@ -1,13 +1,14 @@
 package io.ds2.controller.k8s;
 
-import io.ds2.controller.loop.ControlLoop;
 import io.ds2.controller.loop.LoopListener;
-import io.ds2.flink.JobTopology;
-import io.ds2.flink.RescaleOutcome;
 import io.ds2.model.estimate.VertexEstimate;
 import io.ds2.model.policy.Action;
 import io.ds2.model.policy.Decision;
 import io.ds2.model.policy.VertexDecision;
+import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.scaler.Mode;
+import io.ds2.model.scaler.RescaleOutcome;
+import io.ds2.model.scaler.ScalerEvent;
 import io.ds2.model.window.WindowProblem;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
@@ -19,7 +20,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Locale;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -100,11 +101,32 @@ public final class OperatorMetrics {
     return out.toString(StandardCharsets.UTF_8);
   }
 
+  /**
+   * Drops every series of one resource (it was deleted or opted out): a long-lived operator keeps
+   * only the jobs it manages.
+   */
+  void forget(String namespace, String resource) {
+    for (var metric :
+        List.of(parallelism, recommended, trueRate, targetRate, decisions, rescales)) {
+      metric.removeIf(labels -> labels.get(0).equals(namespace) && labels.get(1).equals(resource));
+    }
+    errors.removeIf(labels -> labels.get(0).equals(namespace) && labels.get(1).equals(resource));
+  }
+
+  /** How many series the job metrics hold (for the soak benchmark: flat under churn). */
+  int series() {
+    int n = 0;
+    for (var snapshot : registry.scrape()) {
+      n += snapshot.getDataPoints().size();
+    }
+    return n;
+  }
+
   /** A listener recording one resource's loop. */
   LoopListener listenerFor(String namespace, String resource) {
     return new LoopListener() {
       @Override
-      public void decided(JobTopology t, Decision d, ControlLoop.Mode mode) {
+      public void decided(JobTopology t, Decision d, Mode mode) {
         String action = d.action() instanceof Action.Rescale ? "rescale" : "hold";
         decisions.labelValues(namespace, resource, action).inc();
         for (VertexDecision v : d.vertices()) {
@@ -120,12 +142,11 @@ public final class OperatorMetrics {
 
       @Override
       public void rescaled(JobTopology t, Map<String, Integer> requested, RescaleOutcome outcome) {
-        String name = outcome.getClass().getSimpleName().replaceAll("([a-z])([A-Z])", "$1_$2");
-        rescales.labelValues(namespace, resource, name.toLowerCase(Locale.ROOT)).inc();
+        rescales.labelValues(namespace, resource, outcome.kind().label()).inc();
       }
 
       @Override
-      public void problem(String message) {
+      public void problem(ScalerEvent.Problem p) {
         errors.labelValues(namespace, resource).inc();
       }
 

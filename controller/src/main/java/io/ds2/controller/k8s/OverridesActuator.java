@@ -1,106 +1,114 @@
 package io.ds2.controller.k8s;
 
-import io.ds2.controller.loop.ControlLoop;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ds2.flink.JobSampler;
-import io.ds2.flink.RescaleOutcome;
-import io.ds2.flink.WindowCollector;
+import io.ds2.model.scaler.Actuator;
+import io.ds2.model.scaler.RequestResult;
+import io.ds2.model.scaler.RescaleStatus;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
+import java.util.function.Supplier;
 
 /**
  * Rescales through the Flink Kubernetes Operator: JSON-merge-patches only {@code
  * spec.flinkConfiguration["pipeline.jobvertex-parallelism-overrides"]} (with a resourceVersion
- * precondition, re-read on 409) plus an in-flight marker annotation, then waits until the operator
- * has reconciled that generation and Flink runs at the requested parallelism. Never writes status.
- * A spec that already asks for the target is not patched again (a restarted controller does not
- * double-scale).
+ * precondition, re-read on 409) plus an in-flight marker annotation; each observation checks that
+ * the operator has reconciled that generation and Flink runs at the requested parallelism. Never
+ * writes status. A spec that already asks for the target is not patched again (a restarted
+ * controller does not double-scale). Reads come from {@code current} (the operator's informer
+ * cache); only the patches go to the API server.
  */
-public final class OverridesActuator implements ControlLoop.Actuator {
+public final class OverridesActuator implements Actuator {
   private static final int CONFLICT_RETRIES = 5;
   private static final Set<String> RECONCILED = Set.of("STABLE", "DEPLOYED");
+  private final Supplier<GenericKubernetesResource> current;
+  private final Supplier<GenericKubernetesResource> fresh;
   private final Resource<GenericKubernetesResource> resource;
   private final JobSampler flink;
-  private final Clock clock;
-  private final WindowCollector.Sleeper sleeper;
   private final Duration poll;
+  private long generation;
 
+  /**
+   * @param current the resource as last seen (null once deleted)
+   * @param resource where patches go
+   */
   public OverridesActuator(
-      KubernetesClient client,
-      ResourceDefinitionContext kind,
-      String namespace,
-      String name,
+      Supplier<GenericKubernetesResource> current,
+      Resource<GenericKubernetesResource> resource,
       JobSampler flink,
-      Clock clock,
-      WindowCollector.Sleeper sleeper,
       Duration poll) {
-    this.resource = client.genericKubernetesResources(kind).inNamespace(namespace).withName(name);
+    this(current, resource::get, resource, flink, poll);
+  }
+
+  /**
+   * @param fresh reads the resource from the API server, after a conflict
+   */
+  OverridesActuator(
+      Supplier<GenericKubernetesResource> current,
+      Supplier<GenericKubernetesResource> fresh,
+      Resource<GenericKubernetesResource> resource,
+      JobSampler flink,
+      Duration poll) {
+    this.current = current;
+    this.fresh = fresh;
+    this.resource = resource;
     this.flink = flink;
-    this.clock = clock;
-    this.sleeper = sleeper;
     this.poll = poll;
   }
 
   /** {@code vid:p,vid:p}, sorted by vertex id so equal requests compare equal. */
   public static String overrides(Map<String, Integer> parallelism) {
-    return new TreeMap<>(parallelism)
-        .entrySet().stream()
-            .map(e -> e.getKey() + ":" + e.getValue())
-            .collect(Collectors.joining(","));
+    return Overrides.render(parallelism);
   }
 
   @Override
-  public RescaleOutcome rescale(String jobId, Map<String, Integer> target, Duration timeout)
-      throws InterruptedException {
-    String wanted = overrides(target);
-    Instant start = clock.instant();
-    Optional<String> changedByOthers = changedByOthers();
+  public Duration pollInterval() {
+    return poll;
+  }
+
+  @Override
+  public RequestResult request(Map<String, Integer> target) {
+    String wanted = Overrides.render(target);
+    GenericKubernetesResource r = current.get();
+    Optional<String> changedByOthers = r == null ? Optional.empty() : changedByOthers(r);
     if (changedByOthers.isPresent()) {
-      return new RescaleOutcome.NotApplied(target, Map.of(), changedByOthers.get());
+      return new RequestResult.ChangedByOthers(changedByOthers.get());
     }
-    long generation;
     try {
-      generation = patch(wanted, start);
+      generation = patch(wanted);
     } catch (KubernetesClientException e) {
-      return new RescaleOutcome.Failed(
+      return new RequestResult.Refused(
           "cannot patch " + FlinkKinds.OVERRIDES + ": HTTP " + e.getCode() + " " + e.getMessage());
     }
-    return await(wanted, target, generation, start, timeout);
+    return new RequestResult.Accepted(new TreeMap<>(target));
   }
 
   /**
-   * Waits for a rescale requested earlier (e.g. by a previous controller instance): the in-flight
-   * marker names its overrides.
+   * A rescale requested earlier (e.g. by a previous controller instance) that was not seen through:
+   * the in-flight marker names the overrides the spec still asks for.
    */
-  public Optional<RescaleOutcome> awaitInFlight(Duration timeout) throws InterruptedException {
-    GenericKubernetesResource r = resource.get();
+  @Override
+  public Optional<Map<String, Integer>> inFlight() {
+    GenericKubernetesResource r = current.get();
     if (r == null || r.getMetadata().getAnnotations() == null) {
       return Optional.empty();
     }
     String inFlight = r.getMetadata().getAnnotations().get(JobSettings.IN_FLIGHT);
-    String current = String.valueOf(FlinkKinds.flinkConfiguration(r).get(FlinkKinds.OVERRIDES));
-    if (inFlight == null || !inFlight.equals(current)) {
+    Object overrides = FlinkKinds.flinkConfiguration(r).get(FlinkKinds.OVERRIDES);
+    if (inFlight == null || !inFlight.equals(overrides)) {
       return Optional.empty();
     }
-    Map<String, Integer> target = new TreeMap<>();
-    for (String pair : inFlight.split(",")) {
-      String[] kv = pair.split(":");
-      target.put(kv[0], Integer.parseInt(kv[1]));
-    }
-    return Optional.of(
-        await(inFlight, target, r.getMetadata().getGeneration(), clock.instant(), timeout));
+    generation = r.getMetadata().getGeneration();
+    return Overrides.parse(inFlight);
   }
 
   /**
@@ -108,14 +116,13 @@ public final class OverridesActuator implements ControlLoop.Actuator {
    * does not patch them back; removing the annotation {@code ds2.io/applied-overrides} hands the
    * job back to ds2.
    */
-  private Optional<String> changedByOthers() {
-    GenericKubernetesResource r = resource.get();
-    if (r == null || r.getMetadata().getAnnotations() == null) {
+  private static Optional<String> changedByOthers(GenericKubernetesResource r) {
+    if (r.getMetadata().getAnnotations() == null) {
       return Optional.empty();
     }
     String applied = r.getMetadata().getAnnotations().get(JobSettings.APPLIED);
-    Object current = FlinkKinds.flinkConfiguration(r).get(FlinkKinds.OVERRIDES);
-    if (applied == null || applied.equals(current)) {
+    Object now = FlinkKinds.flinkConfiguration(r).get(FlinkKinds.OVERRIDES);
+    if (applied == null || applied.equals(now)) {
       return Optional.empty();
     }
     return Optional.of(
@@ -124,127 +131,104 @@ public final class OverridesActuator implements ControlLoop.Actuator {
             + " from '"
             + applied
             + "' (set by ds2) to '"
-            + current
+            + now
             + "'; not patching it back (remove the annotation "
             + JobSettings.APPLIED
             + " to hand the job back to ds2)");
   }
 
-  long patch(String wanted, Instant now) throws InterruptedException {
+  long patch(String wanted) {
     for (int attempt = 0; ; attempt++) {
-      GenericKubernetesResource r = resource.get();
+      // The first attempt works on the cached copy; after a conflict only a fresh read helps.
+      GenericKubernetesResource r = attempt == 0 ? current.get() : fresh.get();
       if (r == null) {
         throw new KubernetesClientException("the resource was deleted", 404, null);
       }
       if (wanted.equals(FlinkKinds.flinkConfiguration(r).get(FlinkKinds.OVERRIDES))) {
         return r.getMetadata().getGeneration(); // already asked for: do not bump it again
       }
-      String json =
-          "{\"metadata\":{\"resourceVersion\":\""
-              + r.getMetadata().getResourceVersion()
-              + "\","
-              + "\"annotations\":{\""
-              + JobSettings.IN_FLIGHT
-              + "\":\""
-              + wanted
-              + "\"}},"
-              + "\"spec\":{\"flinkConfiguration\":{\""
-              + FlinkKinds.OVERRIDES
-              + "\":\""
-              + wanted
-              + "\"}}}";
+      ObjectNode patch = JsonNodeFactory.instance.objectNode();
+      ObjectNode metadata = patch.putObject("metadata");
+      metadata.put("resourceVersion", r.getMetadata().getResourceVersion());
+      metadata.putObject("annotations").put(JobSettings.IN_FLIGHT, wanted);
+      patch.putObject("spec").putObject("flinkConfiguration").put(FlinkKinds.OVERRIDES, wanted);
       try {
         return resource
-            .patch(PatchContext.of(PatchType.JSON_MERGE), json)
+            .patch(PatchContext.of(PatchType.JSON_MERGE), patch.toString())
             .getMetadata()
             .getGeneration();
       } catch (KubernetesClientException e) {
         if (e.getCode() != 409 || attempt >= CONFLICT_RETRIES) {
           throw e;
         }
-        sleeper.sleep(poll); // someone else wrote in between: re-read and try again
+        // Someone else wrote in between: the next attempt re-reads and tries again.
       }
     }
   }
 
-  private RescaleOutcome await(
-      String wanted, Map<String, Integer> target, long generation, Instant start, Duration timeout)
-      throws InterruptedException {
-    String waitingFor = "the Flink operator to reconcile generation " + generation;
-    Instant down = null;
-    Instant lastUp = start;
-    while (true) {
-      Instant seen = clock.instant();
-      GenericKubernetesResource r = resource.get();
-      if (r == null) {
-        return new RescaleOutcome.Failed("the resource was deleted while rescaling");
-      }
-      Object now = FlinkKinds.flinkConfiguration(r).get(FlinkKinds.OVERRIDES);
-      if (!wanted.equals(now)) {
-        return new RescaleOutcome.NotApplied(
-            target,
-            Map.of(),
-            "someone else changed "
-                + FlinkKinds.OVERRIDES
-                + " to '"
-                + now
-                + "' after ds2 set '"
-                + wanted
-                + "'; not fighting over it");
-      }
-      long observed =
-          FlinkKinds.string(r, "status", "observedGeneration").map(Long::parseLong).orElse(0L);
-      String lifecycle = FlinkKinds.string(r, "status", "lifecycleState").orElse("?");
-      boolean reconciled = observed >= generation && RECONCILED.contains(lifecycle);
-      Optional<Map<String, Integer>> running = flink.runningParallelism();
-      if (reconciled && running.isPresent() && running.get().equals(new TreeMap<>(target))) {
-        markApplied(wanted);
-        // If no poll caught the job down, it was down somewhere since the last poll saw it up.
-        return new RescaleOutcome.Applied(
-            target,
-            Duration.between(start, seen),
-            Duration.between(down != null ? down : lastUp, seen));
-      }
-      if (running.isEmpty() && down == null) {
-        down = seen;
-      } else if (running.isPresent() && down == null) {
-        lastUp = seen;
-      }
-      waitingFor =
-          reconciled
-              ? "Flink to run at "
-                  + wanted
-                  + " (runs "
-                  + running.map(Object::toString).orElse("not all RUNNING")
-                  + ")"
-              : "the Flink operator to reconcile generation "
-                  + generation
-                  + " (observed "
-                  + observed
-                  + ", lifecycle "
-                  + lifecycle
-                  + ")";
-      if (!seen.plus(poll).isBefore(start.plus(timeout))) {
-        return new RescaleOutcome.NotApplied(
-            target,
-            running.orElse(Map.of()),
-            "after " + timeout.toSeconds() + " s still waiting for " + waitingFor);
-      }
-      sleeper.sleep(poll);
+  @Override
+  public RescaleStatus observe(Map<String, Integer> target) {
+    String wanted = Overrides.render(target);
+    GenericKubernetesResource r = current.get();
+    if (r == null) {
+      return new RescaleStatus.Failed("the resource was deleted while rescaling");
     }
+    Optional<Map<String, Integer>> running = flink.runningParallelism();
+    if (r.getMetadata().getGeneration() != null && r.getMetadata().getGeneration() < generation) {
+      // The cache has not seen ds2's own patch yet: nothing to judge the spec by.
+      return new RescaleStatus.Pending(
+          running.isPresent(),
+          running.orElse(Map.of()),
+          "the informer to see generation " + generation);
+    }
+    Object now = FlinkKinds.flinkConfiguration(r).get(FlinkKinds.OVERRIDES);
+    if (!wanted.equals(now)) {
+      return new RescaleStatus.ChangedByOthers(
+          "someone else changed "
+              + FlinkKinds.OVERRIDES
+              + " to '"
+              + now
+              + "' after ds2 set '"
+              + wanted
+              + "'; not fighting over it");
+    }
+    long observed =
+        FlinkKinds.string(r, "status", "observedGeneration").map(Long::parseLong).orElse(0L);
+    String lifecycle = FlinkKinds.string(r, "status", "lifecycleState").orElse("?");
+    boolean reconciled = observed >= generation && RECONCILED.contains(lifecycle);
+    if (reconciled && running.isPresent() && running.get().equals(new TreeMap<>(target))) {
+      markApplied(wanted);
+      return new RescaleStatus.Applied(target);
+    }
+    String waitingFor =
+        reconciled
+            ? "Flink to run at "
+                + wanted
+                + " (runs "
+                + running.map(Object::toString).orElse("not all RUNNING")
+                + ")"
+            : "the Flink operator to reconcile generation "
+                + generation
+                + " (observed "
+                + observed
+                + ", lifecycle "
+                + lifecycle
+                + ")";
+    return new RescaleStatus.Pending(running.isPresent(), running.orElse(Map.of()), waitingFor);
+  }
+
+  @Override
+  public String abandon(Map<String, Integer> wanted, RescaleStatus.Pending last, Duration timeout) {
+    return "after " + timeout.toSeconds() + " s still waiting for " + last.waitingFor();
   }
 
   private void markApplied(String wanted) {
+    ObjectNode patch = JsonNodeFactory.instance.objectNode();
+    ObjectNode annotations = patch.putObject("metadata").putObject("annotations");
+    annotations.putNull(JobSettings.IN_FLIGHT);
+    annotations.put(JobSettings.APPLIED, wanted);
     try {
-      resource.patch(
-          PatchContext.of(PatchType.JSON_MERGE),
-          "{\"metadata\":{\"annotations\":{\""
-              + JobSettings.IN_FLIGHT
-              + "\":null,\""
-              + JobSettings.APPLIED
-              + "\":\""
-              + wanted
-              + "\"}}}");
+      resource.patch(PatchContext.of(PatchType.JSON_MERGE), patch.toString());
     } catch (KubernetesClientException e) {
       // Harmless if left: it only makes a restarted controller re-check an applied rescale.
     }

@@ -1,9 +1,11 @@
 package io.ds2.controller.loop;
 
 import io.ds2.controller.render.DecisionJson;
-import io.ds2.flink.JobTopology;
-import io.ds2.flink.RescaleOutcome;
 import io.ds2.model.policy.Decision;
+import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.scaler.Mode;
+import io.ds2.model.scaler.RescaleOutcome;
+import io.ds2.model.scaler.ScalerEvent;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,7 +27,7 @@ public final class DecisionLog implements LoopListener, AutoCloseable {
   }
 
   @Override
-  public void decided(JobTopology t, Decision d, ControlLoop.Mode mode) {
+  public void decided(JobTopology t, Decision d, Mode mode) {
     write(DecisionJson.decision(t, d, mode).toString());
   }
 
@@ -35,12 +37,14 @@ public final class DecisionLog implements LoopListener, AutoCloseable {
   }
 
   @Override
-  public void problem(String message) {
+  public void problem(ScalerEvent.Problem p) {
     write(
         "{\"type\":\"problem\",\"time\":\""
             + clock.instant()
+            + "\",\"kind\":\""
+            + p.kind()
             + "\",\"message\":"
-            + com.fasterxml.jackson.databind.node.TextNode.valueOf(message)
+            + com.fasterxml.jackson.databind.node.TextNode.valueOf(p.text())
             + "}");
   }
 

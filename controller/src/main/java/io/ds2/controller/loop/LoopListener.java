@@ -1,33 +1,39 @@
 package io.ds2.controller.loop;
 
-import io.ds2.flink.JobTopology;
-import io.ds2.flink.RescaleOutcome;
-import io.ds2.flink.WindowCollector;
 import io.ds2.model.policy.Decision;
+import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.scaler.Mode;
+import io.ds2.model.scaler.RescaleOutcome;
+import io.ds2.model.scaler.ScalerEvent;
+import io.ds2.model.window.WindowProblem;
+import java.time.Duration;
 import java.util.Map;
 
-/** Sinks of the loop's events: decision log, stdout summary, demo table, (later) K8s events. */
-public interface LoopListener extends WindowCollector.Listener {
-  void decided(JobTopology topology, Decision decision, ControlLoop.Mode mode);
+/**
+ * A sink of one job's scaler events (decision log, stdout summary, demo table, Kubernetes events,
+ * metrics, recordings), told the job's topology so it can name vertices.
+ */
+public interface LoopListener {
+  void decided(JobTopology topology, Decision decision, Mode mode);
 
   /** A rescale was carried out (or not); a listener interested only in decisions ignores it. */
   default void rescaled(
       JobTopology topology, Map<String, Integer> requested, RescaleOutcome outcome) {}
 
   /** Something went wrong but the loop goes on (transient REST failure, mode change). */
-  default void problem(String message) {}
+  default void problem(ScalerEvent.Problem problem) {}
 
-  @Override
-  default void waiting(java.time.Duration collected, java.time.Duration wanted, String status) {}
+  /** A window is filling. */
+  default void waiting(Duration collected, Duration wanted, String status) {}
 
-  @Override
-  default void samplesDropped(io.ds2.model.window.WindowProblem problem, String detail) {}
+  /** The samples so far were dropped and collection starts again. */
+  default void samplesDropped(WindowProblem problem, String detail) {}
 
   /** Calls every listener in turn. */
   static LoopListener all(LoopListener... listeners) {
     return new LoopListener() {
       @Override
-      public void decided(JobTopology t, Decision d, ControlLoop.Mode m) {
+      public void decided(JobTopology t, Decision d, Mode m) {
         for (LoopListener l : listeners) {
           l.decided(t, d, m);
         }
@@ -41,21 +47,21 @@ public interface LoopListener extends WindowCollector.Listener {
       }
 
       @Override
-      public void problem(String message) {
+      public void problem(ScalerEvent.Problem p) {
         for (LoopListener l : listeners) {
-          l.problem(message);
+          l.problem(p);
         }
       }
 
       @Override
-      public void waiting(java.time.Duration c, java.time.Duration w, String s) {
+      public void waiting(Duration c, Duration w, String s) {
         for (LoopListener l : listeners) {
           l.waiting(c, w, s);
         }
       }
 
       @Override
-      public void samplesDropped(io.ds2.model.window.WindowProblem p, String detail) {
+      public void samplesDropped(WindowProblem p, String detail) {
         for (LoopListener l : listeners) {
           l.samplesDropped(p, detail);
         }

@@ -1,9 +1,11 @@
 package io.ds2.controller.loop;
 
 import io.ds2.controller.render.DecisionSummary;
-import io.ds2.flink.JobTopology;
-import io.ds2.flink.RescaleOutcome;
 import io.ds2.model.policy.Decision;
+import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.scaler.Mode;
+import io.ds2.model.scaler.RescaleOutcome;
+import io.ds2.model.scaler.ScalerEvent;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.ZoneOffset;
@@ -23,7 +25,7 @@ public final class SummaryPrinter implements LoopListener {
   }
 
   @Override
-  public void decided(JobTopology t, Decision d, ControlLoop.Mode mode) {
+  public void decided(JobTopology t, Decision d, Mode mode) {
     line(DecisionSummary.decision(d, mode));
   }
 
@@ -33,8 +35,8 @@ public final class SummaryPrinter implements LoopListener {
   }
 
   @Override
-  public void problem(String message) {
-    line("problem: " + message);
+  public void problem(ScalerEvent.Problem p) {
+    line("problem: " + p.text());
   }
 
   private void line(String s) {

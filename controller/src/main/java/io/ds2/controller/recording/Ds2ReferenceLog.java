@@ -1,10 +1,10 @@
 package io.ds2.controller.recording;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.ds2.flink.JobTopology;
 import io.ds2.model.graph.Edge;
 import io.ds2.model.graph.JobGraph;
 import io.ds2.model.graph.Vertex;
+import io.ds2.model.scaler.JobTopology;
 import io.ds2.model.window.JobSample;
 import io.ds2.model.window.SubtaskSample;
 import io.ds2.model.window.VertexSample;

@@ -1,7 +1,7 @@
 package io.ds2.controller.recording;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.ds2.flink.JobTopology;
+import io.ds2.model.scaler.JobTopology;
 import io.ds2.model.window.JobSample;
 import java.time.Duration;
 import java.time.Instant;

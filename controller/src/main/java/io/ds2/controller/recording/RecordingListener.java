@@ -1,13 +1,14 @@
 package io.ds2.controller.recording;
 
-import io.ds2.controller.loop.ControlLoop;
 import io.ds2.controller.loop.LoopListener;
 import io.ds2.controller.render.DecisionJson;
 import io.ds2.controller.render.DecisionSummary;
-import io.ds2.flink.JobTopology;
-import io.ds2.flink.RescaleOutcome;
 import io.ds2.model.policy.Action;
 import io.ds2.model.policy.Decision;
+import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.scaler.Mode;
+import io.ds2.model.scaler.RescaleOutcome;
+import io.ds2.model.scaler.ScalerEvent;
 import java.time.Clock;
 import java.util.Map;
 
@@ -22,14 +23,14 @@ public final class RecordingListener implements LoopListener {
   }
 
   @Override
-  public void decided(JobTopology t, Decision d, ControlLoop.Mode mode) {
+  public void decided(JobTopology t, Decision d, Mode mode) {
     writer.write(
         new Recorded.Event(
             d.time(),
             "decision",
             DecisionSummary.decision(d, mode),
             DecisionJson.decision(t, d, mode)));
-    if (d.action() instanceof Action.Rescale r && mode == ControlLoop.Mode.ACT) {
+    if (d.action() instanceof Action.Rescale r && mode == Mode.ACT) {
       var details = RecordingFormat.MAPPER.createObjectNode();
       r.parallelism().forEach(details.putObject("requested")::put);
       Map<String, Integer> byName = new java.util.LinkedHashMap<>();
@@ -51,9 +52,12 @@ public final class RecordingListener implements LoopListener {
   }
 
   @Override
-  public void problem(String message) {
+  public void problem(ScalerEvent.Problem p) {
     writer.write(
         new Recorded.Event(
-            clock.instant(), "problem", message, RecordingFormat.MAPPER.createObjectNode()));
+            clock.instant(),
+            "problem",
+            p.text(),
+            RecordingFormat.MAPPER.createObjectNode().put("kind", p.kind().name())));
   }
 }

@@ -1,8 +1,8 @@
 package io.ds2.controller.recording;
 
-import io.ds2.flink.JobTopology;
-import io.ds2.flink.MetricSource;
 import io.ds2.model.graph.JobGraph;
+import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.scaler.MetricSource;
 import io.ds2.model.window.JobSample;
 import java.time.Instant;
 import java.util.LinkedHashMap;

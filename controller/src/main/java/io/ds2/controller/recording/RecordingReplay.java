@@ -1,10 +1,10 @@
 package io.ds2.controller.recording;
 
 import io.ds2.flink.FlinkRestException;
-import io.ds2.flink.JobTopology;
-import io.ds2.flink.MetricSource;
 import io.ds2.model.graph.JobGraph;
 import io.ds2.model.graph.Vertex;
+import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.scaler.MetricSource;
 import io.ds2.model.window.JobSample;
 import java.util.Optional;
 import java.util.function.Consumer;

@@ -2,13 +2,15 @@ package io.ds2.controller.recording;
 
 import io.ds2.controller.loop.ControlLoop;
 import io.ds2.controller.loop.LoopListener;
-import io.ds2.flink.JobTopology;
-import io.ds2.flink.RescaleOutcome;
 import io.ds2.model.estimate.DemandScenario;
 import io.ds2.model.graph.JobGraph;
 import io.ds2.model.options.Ds2Options;
 import io.ds2.model.policy.Decision;
 import io.ds2.model.policy.ScalingPolicy;
+import io.ds2.model.scaler.Actuator;
+import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.scaler.Mode;
+import io.ds2.model.scaler.ScalerEvent;
 import java.time.Instant;
 import java.util.function.Function;
 
@@ -63,8 +65,8 @@ public final class WhatIf {
         new ControlLoop(
             replay,
             new ScalingPolicy(options, replay.clock()),
-            (job, target, timeout) -> new RescaleOutcome.Unsupported("a replay cannot rescale"),
-            ControlLoop.Mode.DRY_RUN,
+            Actuator.unsupported("a replay cannot rescale"),
+            Mode.DRY_RUN,
             demand,
             new Adapter(listener, replay, counter),
             d -> {});
@@ -100,15 +102,15 @@ public final class WhatIf {
   private record Adapter(Listener listener, RecordingReplay replay, Counter counter)
       implements LoopListener {
     @Override
-    public void decided(JobTopology t, Decision d, ControlLoop.Mode mode) {
+    public void decided(JobTopology t, Decision d, Mode mode) {
       counter.decisions++;
       listener.decided(t, d);
     }
 
     @Override
-    public void problem(String message) {
+    public void problem(ScalerEvent.Problem p) {
       counter.problems++;
-      listener.problem(replay.clock().instant(), message);
+      listener.problem(replay.clock().instant(), p.text());
     }
   }
 }

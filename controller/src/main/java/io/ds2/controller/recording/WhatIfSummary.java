@@ -1,11 +1,11 @@
 package io.ds2.controller.recording;
 
-import io.ds2.flink.JobTopology;
 import io.ds2.model.estimate.SourceDemand;
 import io.ds2.model.estimate.VertexEstimate;
 import io.ds2.model.policy.Action;
 import io.ds2.model.policy.Decision;
 import io.ds2.model.policy.VertexDecision;
+import io.ds2.model.scaler.JobTopology;
 import io.ds2.model.window.VertexObservation;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -2,13 +2,13 @@ package io.ds2.controller.render;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.ds2.controller.loop.ControlLoop;
-import io.ds2.flink.JobTopology;
-import io.ds2.flink.RescaleOutcome;
 import io.ds2.model.estimate.Reason;
 import io.ds2.model.policy.Action;
 import io.ds2.model.policy.Decision;
 import io.ds2.model.policy.VertexDecision;
+import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.scaler.Mode;
+import io.ds2.model.scaler.RescaleOutcome;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
@@ -19,7 +19,7 @@ public final class DecisionJson {
 
   private DecisionJson() {}
 
-  public static ObjectNode decision(JobTopology t, Decision d, ControlLoop.Mode mode) {
+  public static ObjectNode decision(JobTopology t, Decision d, Mode mode) {
     ObjectNode root = MAPPER.createObjectNode();
     root.put("type", "decision");
     root.put("time", d.time().toString());

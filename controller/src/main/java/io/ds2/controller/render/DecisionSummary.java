@@ -1,11 +1,11 @@
 package io.ds2.controller.render;
 
-import io.ds2.controller.loop.ControlLoop;
-import io.ds2.flink.RescaleOutcome;
 import io.ds2.model.estimate.SourceDemand;
 import io.ds2.model.policy.Action;
 import io.ds2.model.policy.Decision;
 import io.ds2.model.policy.VertexDecision;
+import io.ds2.model.scaler.Mode;
+import io.ds2.model.scaler.RescaleOutcome;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
 public final class DecisionSummary {
   private DecisionSummary() {}
 
-  public static String decision(Decision d, ControlLoop.Mode mode) {
+  public static String decision(Decision d, Mode mode) {
     String demand =
         d.vertices().stream()
             .filter(VertexDecision::source)

@@ -3,12 +3,12 @@ package io.ds2.controller.render;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.ds2.flink.JobTopology;
 import io.ds2.model.estimate.Estimate;
 import io.ds2.model.estimate.KeySpread;
 import io.ds2.model.estimate.Reason;
 import io.ds2.model.estimate.SourceDemand;
 import io.ds2.model.estimate.VertexEstimate;
+import io.ds2.model.scaler.JobTopology;
 import io.ds2.model.window.VertexObservation;
 import java.util.OptionalDouble;
 

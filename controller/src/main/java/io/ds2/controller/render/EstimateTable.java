@@ -1,9 +1,9 @@
 package io.ds2.controller.render;
 
-import io.ds2.flink.JobTopology;
 import io.ds2.model.estimate.Estimate;
 import io.ds2.model.estimate.Reason;
 import io.ds2.model.estimate.VertexEstimate;
+import io.ds2.model.scaler.JobTopology;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

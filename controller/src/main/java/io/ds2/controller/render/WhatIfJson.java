@@ -2,14 +2,14 @@ package io.ds2.controller.render;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.ds2.controller.loop.ControlLoop;
 import io.ds2.controller.recording.Recorded;
 import io.ds2.controller.recording.WhatIf;
 import io.ds2.controller.recording.WhatIfSummary;
 import io.ds2.controller.recording.WhatIfSummary.PlanRow;
 import io.ds2.controller.recording.WhatIfSummary.WouldRescale;
-import io.ds2.flink.JobTopology;
 import io.ds2.model.policy.Decision;
+import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.scaler.Mode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -59,7 +59,7 @@ public final class WhatIfJson implements WhatIf.Listener {
 
   @Override
   public void decided(JobTopology topology, Decision d) {
-    io(() -> MAPPER.writeTree(json, DecisionJson.decision(topology, d, ControlLoop.Mode.DRY_RUN)));
+    io(() -> MAPPER.writeTree(json, DecisionJson.decision(topology, d, Mode.DRY_RUN)));
   }
 
   @Override

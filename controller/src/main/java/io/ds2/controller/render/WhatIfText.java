@@ -1,13 +1,13 @@
 package io.ds2.controller.render;
 
-import io.ds2.controller.loop.ControlLoop;
 import io.ds2.controller.recording.Recorded;
 import io.ds2.controller.recording.WhatIf;
 import io.ds2.controller.recording.WhatIfSummary;
 import io.ds2.controller.recording.WhatIfSummary.PlanRow;
 import io.ds2.controller.recording.WhatIfSummary.WouldRescale;
-import io.ds2.flink.JobTopology;
 import io.ds2.model.policy.Decision;
+import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.scaler.Mode;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,7 +40,7 @@ public final class WhatIfText implements WhatIf.Listener {
 
   @Override
   public void decided(JobTopology topology, Decision d) {
-    out.println(d.time() + "  " + DecisionSummary.decision(d, ControlLoop.Mode.DRY_RUN));
+    out.println(d.time() + "  " + DecisionSummary.decision(d, Mode.DRY_RUN));
     out.flush();
   }
 

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.JobSampler;
-import io.ds2.flink.WindowCollector;
+import io.ds2.flink.Sleeper;
 import io.ds2.model.graph.JobGraph;
 import io.ds2.model.graph.Vertex;
 import io.ds2.model.window.JobSample;
@@ -136,7 +136,7 @@ class KeyedSizingEndToEndTest {
               job.getJobID().toHexString(),
               Clock.systemUTC(),
               JobSampler.Reads.FRESH,
-              WindowCollector.Sleeper.SYSTEM);
+              Sleeper.SYSTEM);
       double demand = spec.baseRate();
       // Settled: the last two decisions held.
       await()

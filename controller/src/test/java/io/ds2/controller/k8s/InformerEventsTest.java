@@ -1,7 +1,7 @@
 package io.ds2.controller.k8s;
 
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -22,26 +21,22 @@ class InformerEventsTest {
   KubernetesMockServer server;
   KubernetesClient client;
 
-  private static List<Thread> loopThreads() {
-    return Thread.getAllStackTraces().keySet().stream()
-        .filter(t -> t.getName().equals("ds2-" + OperatorTestSupport.NS + "-quiet"))
-        .toList();
-  }
-
   @Test
   void resyncKeepsTheLoopAndDeletionStopsIt() {
     OperatorTestSupport.registerKinds(server);
-    OperatorTestSupport.create(
-        client,
-        "quiet",
-        // Nothing answers there: the loop reports and waits, which is all this test needs.
-        Map.of(JobSettings.AUTOSCALING, "advisor", JobSettings.REST_URL, "http://127.0.0.1:1"),
-        Map.of(),
-        Map.of());
+    GenericKubernetesResource created =
+        OperatorTestSupport.create(
+            client,
+            "quiet",
+            // Nothing answers there: the loop reports and waits, which is all this test needs.
+            Map.of(JobSettings.AUTOSCALING, "advisor", JobSettings.REST_URL, "http://127.0.0.1:1"),
+            Map.of(),
+            Map.of());
     try (Ds2Operator ds2 = OperatorTestSupport.operator(client, new OperatorMetrics())) {
       ds2.start();
-      await().atMost(Duration.ofSeconds(20)).until(() -> loopThreads().size() == 1);
-      Thread loop = loopThreads().get(0);
+      String uid = created.getMetadata().getUid();
+      await().atMost(Duration.ofSeconds(20)).until(() -> ds2.job(uid).isPresent());
+      ManagedJob loop = ds2.job(uid).orElseThrow();
 
       GenericKubernetesResource r = OperatorTestSupport.get(client, "quiet");
       r.getMetadata().setLabels(Map.of("team", "payments"));
@@ -64,15 +59,15 @@ class InformerEventsTest {
           .during(Duration.ofSeconds(2))
           .atMost(Duration.ofSeconds(5))
           .until(() -> ds2.managed() == 1);
-      assertEquals(List.of(loop), loopThreads(), "the same loop, not a second one");
-      assertSame(loop, loopThreads().get(0));
+      assertSame(loop, ds2.job(uid).orElseThrow(), "the same loop, not a second one");
+      assertFalse(loop.stopped());
 
       client
           .genericKubernetesResources(FlinkKinds.DEPLOYMENT)
           .inNamespace(OperatorTestSupport.NS)
           .withName("quiet")
           .delete();
-      await().atMost(Duration.ofSeconds(20)).until(() -> ds2.managed() == 0 && !loop.isAlive());
+      await().atMost(Duration.ofSeconds(20)).until(() -> ds2.managed() == 0 && loop.stopped());
     }
   }
 }

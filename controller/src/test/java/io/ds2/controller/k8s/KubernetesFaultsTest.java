@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ds2.flink.RescaleOutcome;
+import io.ds2.controller.loop.Rescales;
+import io.ds2.flink.Sleeper;
+import io.ds2.model.scaler.RescaleOutcome;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
@@ -17,7 +19,6 @@ import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Queue;
@@ -37,9 +38,9 @@ class KubernetesFaultsTest {
   private static final String PATH =
       "/apis/flink.apache.org/v1beta1/namespaces/" + OperatorTestSupport.NS + "/flinkdeployments/";
   private static final String WANTED = "a:3,b:4";
+  private final AtomicInteger reReads = new AtomicInteger();
   private KubernetesMockServer server;
   private KubernetesClient client;
-  private final AtomicInteger sleeps = new AtomicInteger();
 
   @BeforeEach
   void start() {
@@ -71,15 +72,25 @@ class KubernetesFaultsTest {
   }
 
   private OverridesActuator actuator(String name) {
+    var resource =
+        client
+            .genericKubernetesResources(FlinkKinds.DEPLOYMENT)
+            .inNamespace(OperatorTestSupport.NS)
+            .withName(name);
     return new OverridesActuator(
-        client,
-        FlinkKinds.DEPLOYMENT,
-        OperatorTestSupport.NS,
-        name,
+        resource::get,
+        () -> {
+          reReads.incrementAndGet();
+          return resource.get();
+        },
+        resource,
         null, // never reached: these rescales end at the patch
-        Clock.systemUTC(),
-        d -> sleeps.incrementAndGet(),
         Duration.ofMillis(10));
+  }
+
+  private static RescaleOutcome rescale(OverridesActuator a, Map<String, Integer> target)
+      throws InterruptedException {
+    return Rescales.run(a, target, Duration.ofSeconds(5), Clock.systemUTC(), Sleeper.SYSTEM);
   }
 
   private static Status status(int code, String reason) {
@@ -109,18 +120,18 @@ class KubernetesFaultsTest {
   @Test
   void aConflictIsReReadAndPatchedOnce() throws Exception {
     server.expect().patch().withPath(PATH + NAME).andReturn(409, status(409, "Conflict")).once();
-    actuator(NAME).patch(WANTED, Instant.now());
+    actuator(NAME).patch(WANTED);
     assertEquals(WANTED, overrides());
-    assertEquals(1, sleeps.get(), "one pause before re-reading");
+    assertEquals(1, reReads.get(), "one re-read after the conflict");
   }
 
   @Test
   void persistentConflictsEndInOneFailedOutcome() throws Exception {
     server.expect().patch().withPath(PATH + NAME).andReturn(409, status(409, "Conflict")).always();
-    RescaleOutcome o = actuator(NAME).rescale("job", Map.of("a", 3, "b", 4), Duration.ofSeconds(5));
+    RescaleOutcome o = rescale(actuator(NAME), Map.of("a", 3, "b", 4));
     RescaleOutcome.Failed failed = assertInstanceOf(RescaleOutcome.Failed.class, o);
     assertTrue(failed.message().startsWith("cannot patch " + FlinkKinds.OVERRIDES + ": HTTP 409"));
-    assertEquals(5, sleeps.get(), "bounded: five re-reads, then it gives up");
+    assertEquals(5, reReads.get(), "bounded: five re-reads, then it gives up");
     assertEquals("null", overrides());
   }
 
@@ -128,12 +139,12 @@ class KubernetesFaultsTest {
   void aServerErrorIsRetriedWithBackOffABoundedNumberOfTimesThenFails() throws Exception {
     server.expect().patch().withPath(PATH + NAME).andReturn(500, status(500, "boom")).always();
     patches(); // drains the set-up's requests
-    RescaleOutcome o = actuator(NAME).rescale("job", Map.of("a", 3), Duration.ofSeconds(5));
+    RescaleOutcome o = rescale(actuator(NAME), Map.of("a", 3));
     assertTrue(
         assertInstanceOf(RescaleOutcome.Failed.class, o).message().contains("HTTP 500"),
         o.toString());
     assertEquals(4, patches(), "1 + 3 by the client's back-off, then given up");
-    assertEquals(0, sleeps.get(), "no conflict handling on top of the client's retries");
+    assertEquals(0, reReads.get(), "no conflict handling on top of the client's retries");
   }
 
   @Test
@@ -143,7 +154,7 @@ class KubernetesFaultsTest {
         .inNamespace(OperatorTestSupport.NS)
         .withName(NAME)
         .delete();
-    RescaleOutcome o = actuator(NAME).rescale("job", Map.of("a", 3), Duration.ofSeconds(5));
+    RescaleOutcome o = rescale(actuator(NAME), Map.of("a", 3));
     assertTrue(
         assertInstanceOf(RescaleOutcome.Failed.class, o).message().contains("deleted"),
         o.toString());

@@ -4,10 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ds2.controller.loop.Rescales;
 import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.JobSampler;
-import io.ds2.flink.RescaleOutcome;
-import io.ds2.flink.WindowCollector;
+import io.ds2.flink.Sleeper;
+import io.ds2.model.scaler.RescaleOutcome;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -42,20 +43,24 @@ class OverridesRevertedTest {
             new FlinkRestClient(URI.create("http://127.0.0.1:1"), Duration.ofSeconds(1)),
             "j",
             Clock.systemUTC());
+    var resource =
+        client
+            .genericKubernetesResources(FlinkKinds.DEPLOYMENT)
+            .inNamespace(OperatorTestSupport.NS)
+            .withName("reverted");
     OverridesActuator actuator =
-        new OverridesActuator(
-            client,
-            FlinkKinds.DEPLOYMENT,
-            OperatorTestSupport.NS,
-            "reverted",
-            unused,
-            Clock.systemUTC(),
-            WindowCollector.Sleeper.SYSTEM,
-            Duration.ofMillis(100));
+        new OverridesActuator(resource::get, resource, unused, Duration.ofMillis(100));
 
-    RescaleOutcome outcome = actuator.rescale("j", Map.of("v1", 4, "v2", 2), Duration.ofSeconds(5));
+    RescaleOutcome outcome =
+        Rescales.run(
+            actuator,
+            Map.of("v1", 4, "v2", 2),
+            Duration.ofSeconds(5),
+            Clock.systemUTC(),
+            Sleeper.SYSTEM);
 
     RescaleOutcome.NotApplied n = assertInstanceOf(RescaleOutcome.NotApplied.class, outcome);
+    assertEquals(RescaleOutcome.Cause.CHANGED_BY_OTHERS, n.cause());
     assertTrue(n.message().startsWith("someone else changed"), n.message());
     assertEquals(
         generation,

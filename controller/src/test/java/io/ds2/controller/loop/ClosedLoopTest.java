@@ -5,12 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ds2.flink.RescaleOutcome;
 import io.ds2.model.estimate.ReasonCode;
 import io.ds2.model.options.Ds2Options;
 import io.ds2.model.policy.Action;
 import io.ds2.model.policy.Decision;
 import io.ds2.model.policy.VertexDecision;
+import io.ds2.model.scaler.Mode;
+import io.ds2.model.scaler.RescaleOutcome;
 import io.ds2.workloads.JobSpec;
 import io.ds2.workloads.SampleJobs;
 import io.ds2.workloads.source.RateControl;
@@ -77,7 +78,7 @@ class ClosedLoopTest {
   void convergesHoldsAndFollowsRateSteps() throws Exception {
     RateControl.set(RATE, 1.0);
     try (LoopTestSupport flink = new LoopTestSupport(SPEC, 4, Map.of())) {
-      ControlLoop loop = flink.loop(OPTIONS, ControlLoop.Mode.ACT, events);
+      ControlLoop loop = flink.loop(OPTIONS, Mode.ACT, events);
 
       Phase start = settle(loop, SPEC.oracle(1), 3, 8);
       assertTrue(start.rescales() <= 2, "from parallelism 1: " + start);

@@ -12,6 +12,7 @@ import io.ds2.model.options.Ds2Options;
 import io.ds2.model.policy.Action;
 import io.ds2.model.policy.Decision;
 import io.ds2.model.policy.VertexDecision;
+import io.ds2.model.scaler.Mode;
 import io.ds2.model.window.JobSample;
 import io.ds2.model.window.VertexSample;
 import io.ds2.workloads.JobSpec;
@@ -85,7 +86,7 @@ class KafkaBacklogLoopTest {
                   RateSchedule.constant(RATE),
                   SequenceRecords.DEFAULT_BYTES);
           LoopTestSupport flink = new LoopTestSupport(spec, 4, BACK_PRESSURE_REACHES_THE_SOURCE)) {
-        ControlLoop loop = flink.loop(options, ControlLoop.Mode.ACT, events);
+        ControlLoop loop = flink.loop(options, Mode.ACT, events);
         Decision rescale = null;
         for (int step = 0; step < 8 && rescale == null; step++) {
           Decision d = loop.step();

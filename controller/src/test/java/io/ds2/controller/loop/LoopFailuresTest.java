@@ -4,10 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ds2.flink.RescaleOutcome;
 import io.ds2.model.estimate.ReasonCode;
 import io.ds2.model.policy.Action;
 import io.ds2.model.policy.Decision;
+import io.ds2.model.scaler.Mode;
+import io.ds2.model.scaler.RescaleOutcome;
 import io.ds2.model.window.WindowProblem;
 import io.ds2.workloads.SampleJobs;
 import java.util.Map;
@@ -24,7 +25,7 @@ class LoopFailuresTest {
       ControlLoop loop =
           flink.loop(
               LoopTestSupport.options("rescale-timeout", "8s", "rescale-backoff", "10m"),
-              ControlLoop.Mode.ACT,
+              Mode.ACT,
               events);
       Decision first = loop.step();
       assertInstanceOf(Action.Rescale.class, first.action());
@@ -64,10 +65,7 @@ class LoopFailuresTest {
                 CompletableFuture.runAsync(
                     () -> {
                       try {
-                        flink
-                            .rescaler()
-                            .rescale(
-                                flink.jobId, Map.of(sink, 2), java.time.Duration.ofSeconds(60));
+                        flink.rescale(Map.of(sink, 2), java.time.Duration.ofSeconds(60));
                       } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                       }
@@ -77,9 +75,7 @@ class LoopFailuresTest {
           };
       ControlLoop loop =
           flink.loop(
-              LoopTestSupport.options(),
-              ControlLoop.Mode.DRY_RUN,
-              LoopListener.all(events, restartOnce));
+              LoopTestSupport.options(), Mode.DRY_RUN, LoopListener.all(events, restartOnce));
       Decision d = loop.step();
       assertTrue(
           events.dropped.stream().anyMatch(WindowProblem::invalidatesSamples),
@@ -110,10 +106,7 @@ class LoopFailuresTest {
             }
           };
       ControlLoop loop =
-          flink.loop(
-              LoopTestSupport.options(),
-              ControlLoop.Mode.ACT,
-              LoopListener.all(events, cancelOnce));
+          flink.loop(LoopTestSupport.options(), Mode.ACT, LoopListener.all(events, cancelOnce));
       io.ds2.flink.FlinkRestException e =
           org.junit.jupiter.api.Assertions.assertThrows(
               io.ds2.flink.FlinkRestException.class, () -> loop.run(() -> true, 5));

@@ -4,8 +4,10 @@ import static org.awaitility.Awaitility.await;
 
 import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.RestRescaler;
-import io.ds2.flink.WindowCollector;
+import io.ds2.flink.Sleeper;
 import io.ds2.model.options.Ds2Options;
+import io.ds2.model.scaler.Mode;
+import io.ds2.model.scaler.RescaleOutcome;
 import io.ds2.workloads.JobSpec;
 import io.ds2.workloads.LocalFlinkCluster;
 import java.time.Clock;
@@ -48,12 +50,17 @@ final class LoopTestSupport implements AutoCloseable {
   }
 
   RestRescaler rescaler() {
-    return new RestRescaler(
-        client, Clock.systemUTC(), WindowCollector.Sleeper.SYSTEM, Duration.ofMillis(250));
+    return new RestRescaler(client, jobId, Duration.ofMillis(250));
   }
 
-  ControlLoop loop(Ds2Options options, ControlLoop.Mode mode, LoopListener listener) {
-    return ControlLoop.overRest(
+  /** One rescale through REST, to its outcome. */
+  RescaleOutcome rescale(Map<String, Integer> target, Duration timeout)
+      throws InterruptedException {
+    return Rescales.run(rescaler(), target, timeout, Clock.systemUTC(), Sleeper.SYSTEM);
+  }
+
+  ControlLoop loop(Ds2Options options, Mode mode, LoopListener listener) {
+    return RestLoops.of(
         client,
         new io.ds2.flink.JobSampler(client, jobId, java.time.Clock.systemUTC()),
         options,

@@ -1,8 +1,10 @@
 package io.ds2.controller.loop;
 
-import io.ds2.flink.JobTopology;
-import io.ds2.flink.RescaleOutcome;
 import io.ds2.model.policy.Decision;
+import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.scaler.Mode;
+import io.ds2.model.scaler.RescaleOutcome;
+import io.ds2.model.scaler.ScalerEvent;
 import io.ds2.model.window.WindowProblem;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +18,7 @@ class RecordingListener implements LoopListener {
   final List<WindowProblem> dropped = new ArrayList<>();
 
   @Override
-  public synchronized void decided(JobTopology t, Decision d, ControlLoop.Mode mode) {
+  public synchronized void decided(JobTopology t, Decision d, Mode mode) {
     decisions.add(d);
     System.out.println("decision " + io.ds2.controller.render.DecisionSummary.decision(d, mode));
   }
@@ -28,8 +30,8 @@ class RecordingListener implements LoopListener {
   }
 
   @Override
-  public synchronized void problem(String message) {
-    problems.add(message);
+  public synchronized void problem(ScalerEvent.Problem p) {
+    problems.add(p.text());
   }
 
   @Override

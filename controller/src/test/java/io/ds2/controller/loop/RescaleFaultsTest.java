@@ -4,10 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ds2.flink.FlinkRestException;
-import io.ds2.flink.JobTopology;
-import io.ds2.flink.MetricSource;
-import io.ds2.flink.RescaleOutcome;
 import io.ds2.model.estimate.DemandScenario;
 import io.ds2.model.graph.Edge;
 import io.ds2.model.graph.JobGraph;
@@ -15,6 +11,14 @@ import io.ds2.model.graph.Vertex;
 import io.ds2.model.policy.Action;
 import io.ds2.model.policy.Decision;
 import io.ds2.model.policy.ScalingPolicy;
+import io.ds2.model.scaler.Actuator;
+import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.scaler.MetricSource;
+import io.ds2.model.scaler.Mode;
+import io.ds2.model.scaler.RequestResult;
+import io.ds2.model.scaler.RescaleOutcome;
+import io.ds2.model.scaler.RescaleStatus;
+import io.ds2.model.scaler.ScalerEvent;
 import io.ds2.model.window.JobSample;
 import io.ds2.model.window.SubtaskSample;
 import io.ds2.model.window.VertexSample;
@@ -89,7 +93,7 @@ class RescaleFaultsTest {
       List<String> problems,
       int requests) {}
 
-  private static Run run(FlinkRestException failure) throws Exception {
+  private static Run run(RequestResult answer) throws Exception {
     SteadyJob job = new SteadyJob();
     Clock clock =
         new Clock() {
@@ -115,7 +119,7 @@ class RescaleFaultsTest {
     LoopListener listener =
         new LoopListener() {
           @Override
-          public void decided(JobTopology t, Decision d, ControlLoop.Mode mode) {
+          public void decided(JobTopology t, Decision d, Mode mode) {
             decisions.add(d);
           }
 
@@ -125,19 +129,38 @@ class RescaleFaultsTest {
           }
 
           @Override
-          public void problem(String message) {
-            problems.add(message);
+          public void problem(ScalerEvent.Problem p) {
+            problems.add(p.text());
           }
         };
     new ControlLoop(
             job,
             new ScalingPolicy(
                 LoopTestSupport.options("warm-up", "0s", "rescale-backoff", "5m"), clock),
-            (jobId, target, timeout) -> {
-              requests.incrementAndGet();
-              throw failure;
+            new Actuator() {
+              @Override
+              public RequestResult request(Map<String, Integer> target) {
+                requests.incrementAndGet();
+                return answer;
+              }
+
+              @Override
+              public RescaleStatus observe(Map<String, Integer> wanted) {
+                throw new AssertionError("nothing to observe: the request was not taken");
+              }
+
+              @Override
+              public Duration pollInterval() {
+                return Duration.ofMillis(250);
+              }
+
+              @Override
+              public String abandon(
+                  Map<String, Integer> wanted, RescaleStatus.Pending last, Duration timeout) {
+                throw new AssertionError("nothing to abandon");
+              }
             },
-            ControlLoop.Mode.ACT,
+            Mode.ACT,
             DemandScenario.measured(),
             listener,
             d -> job.now = job.now.plus(d))
@@ -149,8 +172,7 @@ class RescaleFaultsTest {
   void aRescaleThatTimesOutIsReportedAndBackedOffFromNotRepeated() throws Exception {
     Run r =
         run(
-            new FlinkRestException(
-                FlinkRestException.Kind.TIMEOUT,
+            new RequestResult.Unanswered(
                 "Flink REST API did not answer PUT http://flink/jobs/job/resource-requirements"
                     + " within 2.0 s"));
     assertEquals(10, r.decisions().size(), "the loop went on");
@@ -166,9 +188,9 @@ class RescaleFaultsTest {
   void aRefusedRescaleIsBackedOffFromToo() throws Exception {
     Run r =
         run(
-            new FlinkRestException(
-                FlinkRestException.Kind.HTTP_STATUS,
-                "PUT http://flink/jobs/job/resource-requirements returned HTTP 500: oops"));
+            new RequestResult.Refused(
+                "Flink refused the rescale: PUT http://flink/jobs/job/resource-requirements"
+                    + " returned HTTP 500: oops"));
     assertEquals(10, r.decisions().size());
     assertEquals(1, r.requests());
   }

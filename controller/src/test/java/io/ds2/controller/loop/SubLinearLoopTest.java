@@ -4,10 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ds2.flink.RescaleOutcome;
 import io.ds2.model.policy.Action;
 import io.ds2.model.policy.Decision;
 import io.ds2.model.policy.VertexDecision;
+import io.ds2.model.scaler.Mode;
+import io.ds2.model.scaler.RescaleOutcome;
 import io.ds2.workloads.JobSpec;
 import io.ds2.workloads.SampleJobs;
 import java.util.ArrayList;
@@ -26,7 +27,7 @@ class SubLinearLoopTest {
   void convergesMonotonicallyWithinThreeRescales() throws Exception {
     RecordingListener events = new RecordingListener();
     try (LoopTestSupport flink = new LoopTestSupport(SPEC, 4, Map.of())) {
-      ControlLoop loop = flink.loop(LoopTestSupport.options(), ControlLoop.Mode.ACT, events);
+      ControlLoop loop = flink.loop(LoopTestSupport.options(), Mode.ACT, events);
       List<Integer> work = new ArrayList<>();
       int holds = 0;
       for (int step = 0; step < 8 && holds < 2; step++) {

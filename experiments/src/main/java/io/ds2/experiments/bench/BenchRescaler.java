@@ -1,9 +1,18 @@
 package io.ds2.experiments.bench;
 
+import io.ds2.controller.loop.LoopListener;
+import io.ds2.controller.loop.Rescales;
 import io.ds2.controller.recording.Recorded;
 import io.ds2.controller.recording.RecordingWriter;
-import io.ds2.flink.RescaleOutcome;
 import io.ds2.flink.RestRescaler;
+import io.ds2.flink.Sleeper;
+import io.ds2.model.policy.Decision;
+import io.ds2.model.scaler.Actuator;
+import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.scaler.Mode;
+import io.ds2.model.scaler.RequestResult;
+import io.ds2.model.scaler.RescaleOutcome;
+import io.ds2.model.scaler.RescaleStatus;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -11,7 +20,8 @@ import java.util.Map;
 /**
  * The one rescale mechanism every controller uses: Flink's REST rescale (all vertices, verified),
  * with each request and outcome written to the run's recording as events, so steps and downtime are
- * counted the same way for every controller.
+ * counted the same way for every controller. ds2's loops rescale through {@link #actuator()} and
+ * report outcomes to {@link #outcomes()}; baselines call {@link #rescale} and wait.
  */
 public final class BenchRescaler {
   private final RestRescaler rest;
@@ -24,14 +34,65 @@ public final class BenchRescaler {
     this.clock = clock;
   }
 
-  public RescaleOutcome rescale(String jobId, Map<String, Integer> target, Duration timeout)
+  /** The REST actuator, recording each request. */
+  public Actuator actuator() {
+    return new Actuator() {
+      @Override
+      public RequestResult request(Map<String, Integer> target) {
+        requested(target);
+        return rest.request(target);
+      }
+
+      @Override
+      public RescaleStatus observe(Map<String, Integer> wanted) {
+        return rest.observe(wanted);
+      }
+
+      @Override
+      public Duration pollInterval() {
+        return rest.pollInterval();
+      }
+
+      @Override
+      public String abandon(
+          Map<String, Integer> wanted, RescaleStatus.Pending last, Duration timeout) {
+        return rest.abandon(wanted, last, timeout);
+      }
+    };
+  }
+
+  /** Records each outcome of a loop rescaling through {@link #actuator()}. */
+  public LoopListener outcomes() {
+    return new LoopListener() {
+      @Override
+      public void decided(JobTopology topology, Decision decision, Mode mode) {}
+
+      @Override
+      public void rescaled(
+          JobTopology topology, Map<String, Integer> requested, RescaleOutcome outcome) {
+        outcome(requested, outcome);
+      }
+    };
+  }
+
+  /** One rescale, waited for. */
+  public RescaleOutcome rescale(Map<String, Integer> target, Duration timeout)
       throws InterruptedException {
-    var details = new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode();
+    RescaleOutcome outcome = Rescales.run(actuator(), target, timeout, clock, Sleeper.SYSTEM);
+    outcome(target, outcome);
+    return outcome;
+  }
+
+  private void requested(Map<String, Integer> target) {
+    var details = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
     target.forEach(details.putObject("requested")::put);
     recording.write(
         new Recorded.Event(clock.instant(), "rescale-requested", "requested " + target, details));
-    RescaleOutcome outcome = rest.rescale(jobId, target, timeout);
-    var result = details.deepCopy();
+  }
+
+  private void outcome(Map<String, Integer> target, RescaleOutcome outcome) {
+    var result = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+    target.forEach(result.putObject("requested")::put);
     String kind;
     if (outcome instanceof RescaleOutcome.Applied a) {
       kind = "rescale-applied";
@@ -42,6 +103,5 @@ public final class BenchRescaler {
       result.put("outcome", outcome.toString());
     }
     recording.write(new Recorded.Event(clock.instant(), kind, outcome.toString(), result));
-    return outcome;
   }
 }

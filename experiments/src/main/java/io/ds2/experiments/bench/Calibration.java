@@ -1,11 +1,12 @@
 package io.ds2.experiments.bench;
 
+import io.ds2.controller.loop.OneWindow;
 import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.JobSampler;
-import io.ds2.flink.JobTopology;
-import io.ds2.flink.WindowCollector;
+import io.ds2.model.estimate.DemandScenario;
 import io.ds2.model.graph.Vertex;
 import io.ds2.model.options.Ds2Options;
+import io.ds2.model.scaler.JobTopology;
 import io.ds2.model.window.ObservationWindow;
 import io.ds2.model.window.VertexObservation;
 import io.ds2.workloads.JobSpec;
@@ -52,8 +53,7 @@ public final class Calibration {
             new JobSampler(rest, client.getJobID().toHexString(), Clock.systemUTC());
         JobTopology topology = awaitTopology(sampler);
         ObservationWindow w =
-            WindowCollector.live(sampler, o)
-                .collect(topology.graph(), Duration.ofSeconds(90), new Quiet());
+            OneWindow.estimate(sampler, o, DemandScenario.measured(), (t, d, m) -> {}).window();
         Vertex work =
             topology.graph().topologicalOrder().stream()
                 .filter(v -> v.name().equals("Work"))
@@ -86,13 +86,5 @@ public final class Calibration {
       }
       Thread.sleep(200);
     }
-  }
-
-  private static final class Quiet implements WindowCollector.Listener {
-    @Override
-    public void waiting(Duration collected, Duration wanted, String status) {}
-
-    @Override
-    public void samplesDropped(io.ds2.model.window.WindowProblem problem, String detail) {}
   }
 }

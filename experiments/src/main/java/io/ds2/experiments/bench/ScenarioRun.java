@@ -5,10 +5,9 @@ import io.ds2.controller.recording.Recorded;
 import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.FlinkRestException;
 import io.ds2.flink.JobSampler;
-import io.ds2.flink.JobTopology;
-import io.ds2.flink.MetricSource;
 import io.ds2.flink.RestRescaler;
-import io.ds2.flink.WindowCollector;
+import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.scaler.MetricSource;
 import io.ds2.workloads.LocalFlinkCluster;
 import io.ds2.workloads.source.RateControl;
 import java.io.IOException;
@@ -93,10 +92,7 @@ public final class ScenarioRun {
               clock)) {
         BenchRescaler rescaler =
             new BenchRescaler(
-                new RestRescaler(
-                    rest, clock, WindowCollector.Sleeper.SYSTEM, Duration.ofMillis(250)),
-                recording.writer(),
-                clock);
+                new RestRescaler(rest, jobId, Duration.ofMillis(250)), recording.writer(), clock);
         Instant start = clock.instant();
         if (kafka != null) {
           kafka.produce(scenario); // the schedule's clock starts with the run's

@@ -4,11 +4,13 @@ import io.ds2.controller.loop.ControlLoop;
 import io.ds2.controller.loop.LoopListener;
 import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.JobSampler;
-import io.ds2.flink.JobTopology;
-import io.ds2.flink.RescaleOutcome;
 import io.ds2.model.estimate.DemandScenario;
 import io.ds2.model.options.Ds2Options;
 import io.ds2.model.policy.Decision;
+import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.scaler.Mode;
+import io.ds2.model.scaler.RescaleOutcome;
+import io.ds2.model.scaler.ScalerEvent;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -54,11 +56,11 @@ final class Fleet implements AutoCloseable {
       List<Long> times = Collections.synchronizedList(new ArrayList<>());
       decisionTimes.put(id, times);
       ControlLoop loop =
-          ControlLoop.overRest(
+          io.ds2.controller.loop.RestLoops.of(
               client,
               new JobSampler(client, id, Clock.systemUTC()),
               options,
-              ControlLoop.Mode.ACT,
+              Mode.ACT,
               DemandScenario.measured(),
               new Counting(times));
       Thread t =
@@ -128,12 +130,12 @@ final class Fleet implements AutoCloseable {
 
     /** A REST call failed or timed out; the loop retries it after a window. */
     @Override
-    public void problem(String message) {
+    public void problem(ScalerEvent.Problem p) {
       problems.incrementAndGet();
     }
 
     @Override
-    public void decided(JobTopology t, Decision d, ControlLoop.Mode mode) {
+    public void decided(JobTopology t, Decision d, Mode mode) {
       times.add(System.nanoTime());
       decisions.incrementAndGet();
     }

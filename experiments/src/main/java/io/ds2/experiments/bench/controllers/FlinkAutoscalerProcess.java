@@ -2,12 +2,13 @@ package io.ds2.experiments.bench.controllers;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ds2.controller.loop.Rescales;
 import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.JobSampler;
-import io.ds2.flink.RescaleOutcome;
 import io.ds2.flink.RestRescaler;
-import io.ds2.flink.WindowCollector;
+import io.ds2.flink.Sleeper;
 import io.ds2.flink.dto.JobDetails;
+import io.ds2.model.scaler.RescaleOutcome;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -59,8 +60,7 @@ public final class FlinkAutoscalerProcess {
     Clock clock = Clock.systemUTC();
     FlinkRestClient ours = new FlinkRestClient(url, Duration.ofSeconds(10));
     JobSampler sampler = new JobSampler(ours, jobId, clock);
-    RestRescaler rescaler =
-        new RestRescaler(ours, clock, WindowCollector.Sleeper.SYSTEM, Duration.ofMillis(250));
+    RestRescaler rest = new RestRescaler(ours, jobId, Duration.ofMillis(250));
     InMemoryAutoScalerStateStore<String, JobAutoScalerContext<String>> store =
         new InMemoryAutoScalerStateStore<>();
     LoggingEventHandler<String, JobAutoScalerContext<String>> events = new LoggingEventHandler<>();
@@ -79,7 +79,8 @@ public final class FlinkAutoscalerProcess {
             if (!target.equals(running)) {
               emit("rescale-requested", target, null);
               emit(
-                  outcomeKind(rescaler.rescale(jobId, target, Duration.ofSeconds(60))),
+                  outcomeKind(
+                      Rescales.run(rest, target, Duration.ofSeconds(60), clock, Sleeper.SYSTEM)),
                   target,
                   null);
             }

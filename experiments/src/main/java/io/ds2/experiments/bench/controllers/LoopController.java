@@ -8,11 +8,12 @@ import io.ds2.controller.render.DecisionSummary;
 import io.ds2.experiments.bench.BenchController;
 import io.ds2.experiments.bench.TimedPolicy;
 import io.ds2.flink.JobSampler;
-import io.ds2.flink.JobTopology;
-import io.ds2.flink.WindowCollector;
+import io.ds2.flink.Sleeper;
 import io.ds2.model.estimate.DemandScenario;
 import io.ds2.model.policy.Decision;
 import io.ds2.model.policy.DecisionPolicy;
+import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.scaler.Mode;
 import java.util.function.Function;
 
 /**
@@ -40,18 +41,18 @@ public final class LoopController implements BenchController {
         new ControlLoop(
             new JobSampler(c.rest(), c.jobId(), c.clock()),
             timed,
-            c.rescaler()::rescale,
-            ControlLoop.Mode.ACT,
+            c.rescaler().actuator(),
+            Mode.ACT,
             DemandScenario.measured(),
-            new DecisionRecorder(c),
-            WindowCollector.Sleeper.SYSTEM);
+            LoopListener.all(new DecisionRecorder(c), c.rescaler().outcomes()),
+            Sleeper.SYSTEM);
     loop.run(() -> !Thread.currentThread().isInterrupted(), Long.MAX_VALUE);
   }
 
   /** Writes each decision into the run's recording (rescales are written by the rescaler). */
   private record DecisionRecorder(Context c) implements LoopListener {
     @Override
-    public void decided(JobTopology t, Decision d, ControlLoop.Mode mode) {
+    public void decided(JobTopology t, Decision d, Mode mode) {
       c.recording()
           .write(
               new Recorded.Event(

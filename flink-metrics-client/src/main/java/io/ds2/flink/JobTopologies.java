@@ -6,13 +6,16 @@ import io.ds2.model.graph.Edge;
 import io.ds2.model.graph.InvalidGraphException;
 import io.ds2.model.graph.JobGraph;
 import io.ds2.model.graph.Vertex;
+import io.ds2.model.scaler.JobTopology;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A job's identity and dataflow graph, read from {@code GET /jobs/:jid} (vertices and plan). */
-public record JobTopology(String jobId, String jobName, JobGraph graph) {
+/** A job's topology read from {@code GET /jobs/:jid} (vertices and plan). */
+final class JobTopologies {
   // Flink's default max parallelism for small jobs, used only if a version omits the field.
   private static final int DEFAULT_MAX_PARALLELISM = 128;
+
+  private JobTopologies() {}
 
   static JobTopology from(JobDetails d, String url) {
     if (d.vertices() == null || d.plan() == null || d.plan().nodes() == null) {

@@ -1,4 +1,4 @@
-package io.ds2.flink;
+package io.ds2.model.scaler;
 
 import io.ds2.model.graph.JobGraph;
 import io.ds2.model.window.JobSample;
@@ -6,8 +6,10 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Where a job's topology and raw samples come from: Flink's REST API live ({@link JobSampler}), or
- * a recording replayed offline. The window, model and policy code downstream is the same for both.
+ * Where a job's topology and raw samples come from: Flink's REST API live, or a recording replayed
+ * offline. The window, model and policy code downstream is the same for both. Failures are the
+ * implementation's unchecked exceptions; the driver tells a job that is gone from one that may
+ * pass.
  */
 public interface MetricSource {
   String jobId();
@@ -15,12 +17,7 @@ public interface MetricSource {
   /** The job's identity and dataflow graph as of now. */
   JobTopology topology();
 
-  /**
-   * One poll of every vertex of {@code graph}.
-   *
-   * @throws FlinkRestException METRICS_UNAVAILABLE if a vertex of {@code graph} is gone (the graph
-   *     changed), or any REST failure
-   */
+  /** One poll of every vertex of {@code graph}. */
   JobSample sample(JobGraph graph);
 
   /** How often the source's metrics refresh, where it knows (Flink's metric store interval). */

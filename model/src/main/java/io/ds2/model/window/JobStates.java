@@ -1,4 +1,4 @@
-package io.ds2.flink;
+package io.ds2.model.window;
 
 import java.util.Set;
 

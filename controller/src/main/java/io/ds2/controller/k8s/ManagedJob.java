@@ -1,0 +1,233 @@
+package io.ds2.controller.k8s;
+
+import io.ds2.controller.loop.JobDriver;
+import io.ds2.controller.loop.LoopListener;
+import io.ds2.controller.recording.LiveRecording;
+import io.ds2.flink.FlinkRestClient;
+import io.ds2.flink.FlinkRestException;
+import io.ds2.flink.JobLocator;
+import io.ds2.flink.JobSampler;
+import io.ds2.flink.RestAccess;
+import io.ds2.model.estimate.DemandScenario;
+import io.ds2.model.policy.ScalingPolicy;
+import io.ds2.model.scaler.JobScaler;
+import io.ds2.model.scaler.MetricSource;
+import io.ds2.model.scaler.Mode;
+import io.ds2.model.scaler.ScalerAction;
+import io.ds2.model.scaler.ScalerEvent;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One managed Flink resource on the operator's shared scheduler: each tick carries out one action
+ * of the job's scaler core (a poll, a rescale request or observation) and schedules the next when
+ * the core says, so no thread waits on a job. Ticks of one job never overlap, and {@link #stop}
+ * returns only once a tick in progress has finished: two loops never write to one resource.
+ */
+final class ManagedJob {
+  private static final Logger LOG = LoggerFactory.getLogger(ManagedJob.class);
+  private static final Duration RESCALE_POLL = Duration.ofMillis(500);
+
+  /** What every managed job shares. */
+  record Shared(
+      ScheduledExecutorService scheduler,
+      EventRecorder events,
+      OperatorMetrics metrics,
+      Optional<Path> recordDir,
+      RestAccess access,
+      Clock clock) {}
+
+  private final Shared shared;
+  private final String namespace;
+  private final String name;
+  private final JobSettings settings;
+  private final Mode mode;
+  private final Supplier<GenericKubernetesResource> current;
+  private final Resource<GenericKubernetesResource> resource;
+  private final ResourceAnnotations annotations;
+  private final LoopListener listener;
+  private final Object lock = new Object();
+  private volatile boolean stopped;
+  private volatile ScheduledFuture<?> scheduled;
+  // Set up on the first tick and after a failure; guarded by lock.
+  private FlinkRestClient rest;
+  private JobDriver driver;
+  private LiveRecording recording;
+  private ScalerAction next;
+
+  /**
+   * @param current the resource from the informer cache (null once deleted)
+   * @param resource where patches go
+   */
+  ManagedJob(
+      Shared shared,
+      GenericKubernetesResource r,
+      JobSettings settings,
+      Mode mode,
+      Supplier<GenericKubernetesResource> current,
+      Resource<GenericKubernetesResource> resource) {
+    this.shared = shared;
+    this.namespace = r.getMetadata().getNamespace();
+    this.name = r.getMetadata().getName();
+    this.settings = settings;
+    this.mode = mode;
+    this.current = current;
+    this.resource = resource;
+    this.annotations = new ResourceAnnotations(current, resource, shared.events());
+    this.listener =
+        LoopListener.all(
+            new EventingListener(current, annotations, shared.events()),
+            shared.metrics().listenerFor(namespace, name));
+  }
+
+  JobSettings settings() {
+    return settings;
+  }
+
+  Mode mode() {
+    return mode;
+  }
+
+  boolean stopped() {
+    return stopped;
+  }
+
+  void start() {
+    schedule(shared.clock().instant());
+  }
+
+  /** Stops the schedule; waits for a tick in progress, so nothing of this loop writes after. */
+  void stop() {
+    stopped = true;
+    ScheduledFuture<?> f = scheduled;
+    if (f != null) {
+      f.cancel(false);
+    }
+    synchronized (lock) {
+      tearDown();
+    }
+  }
+
+  private void schedule(Instant at) {
+    if (stopped) {
+      return;
+    }
+    long delay = Math.max(0, Duration.between(shared.clock().instant(), at).toMillis());
+    scheduled = shared.scheduler().schedule(this::tick, delay, TimeUnit.MILLISECONDS);
+  }
+
+  private void tick() {
+    synchronized (lock) {
+      if (stopped) {
+        return;
+      }
+      Instant at;
+      try {
+        if (driver == null) {
+          next = setUp();
+        }
+        next = driver.advance(next);
+        at = next.at();
+      } catch (FlinkRestException e) {
+        at = startOverLater(e.getMessage());
+      } catch (IllegalArgumentException e) {
+        at = startOverLater("cannot set up the Flink REST client: " + e.getMessage());
+      } catch (RuntimeException e) {
+        LOG.warn("loop of {}/{} failed; starting it over", namespace, name, e);
+        at = startOverLater(null);
+      } finally {
+        annotations.flush();
+      }
+      schedule(at);
+    }
+  }
+
+  /** Finds the job and wires its loop; the first action. */
+  private ScalerAction setUp() {
+    if (rest == null) { // certificate files are read here: a bad one is reported, then retried
+      rest = new FlinkRestClient(settings.restUrl(), Duration.ofSeconds(10), shared.access());
+    }
+    GenericKubernetesResource r = current.get();
+    if (r == null) {
+      throw new FlinkRestException(
+          FlinkRestException.Kind.JOB_NOT_FOUND, namespace + "/" + name + " is gone");
+    }
+    Optional<String> jobId = FlinkKinds.string(r, "status", "jobStatus", "jobId");
+    String jid = new JobLocator(rest).locate(jobId).jid();
+    JobSampler sampler = new JobSampler(rest, jid, shared.clock());
+    OverridesActuator actuator = new OverridesActuator(current, resource, sampler, RESCALE_POLL);
+    ScalingPolicy policy = new ScalingPolicy(settings.options(), shared.clock());
+    recording = startRecording(sampler);
+    MetricSource source = recording == null ? sampler : recording.source();
+    LoopListener all =
+        recording == null ? listener : LoopListener.all(listener, recording.listener());
+    driver =
+        new JobDriver(
+            source,
+            new JobScaler(policy, DemandScenario.measured(), mode, actuator.pollInterval()),
+            actuator,
+            annotations,
+            all,
+            shared.clock());
+    return driver.start();
+  }
+
+  /** Reports a failure (if {@code why}) and starts the loop over after a window. */
+  private Instant startOverLater(String why) {
+    Duration wait = settings.options().window();
+    if (why != null) {
+      listener.problem(
+          new ScalerEvent.Problem(ScalerEvent.Problem.Kind.SAMPLING_FAILED, why, wait));
+    }
+    tearDown();
+    return shared.clock().instant().plus(wait);
+  }
+
+  private void tearDown() {
+    driver = null;
+    next = null;
+    if (recording != null) {
+      try {
+        recording.close();
+      } catch (IOException e) {
+        LOG.warn("recording of {}/{} not closed cleanly", namespace, name, e);
+      }
+      recording = null;
+    }
+  }
+
+  /** A recording of this loop if the operator records, else null. */
+  private LiveRecording startRecording(JobSampler sampler) {
+    if (shared.recordDir().isEmpty()) {
+      return null;
+    }
+    String stamp =
+        DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+            .withZone(ZoneOffset.UTC)
+            .format(shared.clock().instant());
+    Path file =
+        shared.recordDir().get().resolve(namespace + "_" + name + "_" + stamp + ".jsonl.gz");
+    return LiveRecording.start(
+        file,
+        rest,
+        sampler,
+        sampler.topology(),
+        settings.options().sampleInterval(),
+        settings.options().asMap(),
+        shared.clock());
+  }
+}

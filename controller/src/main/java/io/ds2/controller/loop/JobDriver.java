@@ -1,0 +1,130 @@
+package io.ds2.controller.loop;
+
+import io.ds2.flink.FlinkRestException;
+import io.ds2.model.policy.Decision;
+import io.ds2.model.scaler.Actuator;
+import io.ds2.model.scaler.JobScaler;
+import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.scaler.MetricSource;
+import io.ds2.model.scaler.ScalerAction;
+import io.ds2.model.scaler.ScalerEvent;
+import io.ds2.model.scaler.ScalerInput;
+import io.ds2.model.scaler.StateStore;
+import io.ds2.model.scaler.Step;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Carries out one job's scaler actions against its ends: polls through the metric source, rescales
+ * through the actuator, saves state in the store, reports every event to the listener. Each {@link
+ * #advance} does one action and returns at once; when to do the next is the core's answer. The
+ * blocking CLI loop ({@link ControlLoop}) and the operator's shared scheduler both drive it.
+ */
+public final class JobDriver {
+  // Failures after which the job is gone: the loop ends (the CLI) or starts over (the operator).
+  private static final Set<FlinkRestException.Kind> JOB_GONE =
+      Set.of(FlinkRestException.Kind.JOB_NOT_FOUND, FlinkRestException.Kind.JOB_NOT_RUNNING);
+
+  private final MetricSource source;
+  private final JobScaler scaler;
+  private final Actuator actuator;
+  private final StateStore store;
+  private final LoopListener listener;
+  private final Clock clock;
+  private JobTopology topology;
+  private Decision lastDecision;
+
+  public JobDriver(
+      MetricSource source,
+      JobScaler scaler,
+      Actuator actuator,
+      StateStore store,
+      LoopListener listener,
+      Clock clock) {
+    this.source = source;
+    this.scaler = scaler;
+    this.actuator = actuator;
+    this.store = store;
+    this.listener = listener;
+    this.clock = clock;
+  }
+
+  public JobScaler scaler() {
+    return scaler;
+  }
+
+  /**
+   * The first action: continue from what the store holds, and see a rescale an earlier instance
+   * left in flight through before anything else (it is never requested twice).
+   */
+  public ScalerAction start() {
+    scaler.restore(store.load());
+    Optional<Map<String, Integer>> inFlight = actuator.inFlight();
+    Step first =
+        inFlight.isPresent()
+            ? scaler.resume(inFlight.get(), clock.instant())
+            : scaler.start(clock.instant());
+    return first.next();
+  }
+
+  /**
+   * Does {@code action} now, hands the result to the core, reports what happened.
+   *
+   * @return the next action
+   * @throws FlinkRestException JOB_NOT_FOUND or JOB_NOT_RUNNING if the job is gone or ended
+   */
+  public ScalerAction advance(ScalerAction action) {
+    if (action instanceof ScalerAction.Stop stop) {
+      throw new FlinkRestException(FlinkRestException.Kind.JOB_NOT_RUNNING, stop.why());
+    }
+    Step step = scaler.step(perform(action), clock.instant());
+    for (ScalerEvent e : step.events()) {
+      report(e);
+    }
+    if (step.stateChanged()) {
+      store.save(scaler.saved());
+    }
+    return step.next();
+  }
+
+  /** The decision of the last window, if one was made; taken once. */
+  public Optional<Decision> takeDecision() {
+    Decision d = lastDecision;
+    lastDecision = null;
+    return Optional.ofNullable(d);
+  }
+
+  private ScalerInput perform(ScalerAction action) {
+    if (action instanceof ScalerAction.Sample s) {
+      try {
+        if (s.freshTopology() || topology == null) {
+          topology = source.topology();
+        }
+        return new ScalerInput.Sampled(topology.graph(), source.sample(topology.graph()));
+      } catch (FlinkRestException e) {
+        if (JOB_GONE.contains(e.kind())) {
+          throw e;
+        }
+        return new ScalerInput.SampleFailed(e.getMessage());
+      }
+    }
+    return Rescales.perform(actuator, action);
+  }
+
+  private void report(ScalerEvent e) {
+    if (e instanceof ScalerEvent.Waiting w) {
+      listener.waiting(w.collected(), w.wanted(), w.status());
+    } else if (e instanceof ScalerEvent.SamplesDropped d) {
+      listener.samplesDropped(d.problem(), d.detail());
+    } else if (e instanceof ScalerEvent.Decided d) {
+      lastDecision = d.decision();
+      listener.decided(topology, d.decision(), d.mode());
+    } else if (e instanceof ScalerEvent.Rescaled r) {
+      listener.rescaled(topology, r.requested(), r.outcome());
+    } else {
+      listener.problem((ScalerEvent.Problem) e);
+    }
+  }
+}

@@ -1,0 +1,54 @@
+package io.ds2.controller.loop;
+
+import io.ds2.flink.FlinkRestException;
+import io.ds2.flink.Sleeper;
+import io.ds2.model.estimate.DemandScenario;
+import io.ds2.model.estimate.Estimate;
+import io.ds2.model.options.Ds2Options;
+import io.ds2.model.policy.Decision;
+import io.ds2.model.policy.ScalingPolicy;
+import io.ds2.model.scaler.Actuator;
+import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.scaler.MetricSource;
+import io.ds2.model.scaler.Mode;
+import io.ds2.model.scaler.ScalerEvent;
+import java.time.Clock;
+
+/**
+ * The loop's own pipeline for a single window ({@code recommend}, calibration): observed and
+ * decided on in dry run, never acted on. A problem the loop would retry ends it instead.
+ */
+public final class OneWindow {
+  private OneWindow() {}
+
+  /**
+   * @param progress told how the window fills
+   * @throws FlinkRestException METRICS_UNAVAILABLE if no clean window forms in time or polling
+   *     fails; JOB_NOT_RUNNING if the job ends
+   */
+  public static Estimate estimate(
+      MetricSource source, Ds2Options options, DemandScenario demand, LoopListener progress)
+      throws InterruptedException {
+    ControlLoop loop =
+        new ControlLoop(
+            source,
+            new ScalingPolicy(options, Clock.systemUTC()),
+            Actuator.unsupported("a single window never rescales"),
+            Mode.DRY_RUN,
+            demand,
+            LoopListener.all(progress, FAIL_ON_PROBLEM),
+            Sleeper.SYSTEM);
+    return loop.step().estimate();
+  }
+
+  private static final LoopListener FAIL_ON_PROBLEM =
+      new LoopListener() {
+        @Override
+        public void decided(JobTopology topology, Decision decision, Mode mode) {}
+
+        @Override
+        public void problem(ScalerEvent.Problem p) {
+          throw new FlinkRestException(FlinkRestException.Kind.METRICS_UNAVAILABLE, p.message());
+        }
+      };
+}

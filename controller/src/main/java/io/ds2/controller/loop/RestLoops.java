@@ -1,0 +1,41 @@
+package io.ds2.controller.loop;
+
+import io.ds2.flink.FlinkRestClient;
+import io.ds2.flink.RestRescaler;
+import io.ds2.flink.Sleeper;
+import io.ds2.model.estimate.DemandScenario;
+import io.ds2.model.options.Ds2Options;
+import io.ds2.model.policy.ScalingPolicy;
+import io.ds2.model.scaler.MetricSource;
+import io.ds2.model.scaler.Mode;
+import java.time.Clock;
+import java.time.Duration;
+
+/** The loop's REST ends: metrics from Flink's REST API, in-place REST rescales, real time. */
+public final class RestLoops {
+  // How often a rescale's progress is polled; also the resolution of measured downtime.
+  private static final Duration RESCALE_POLL = Duration.ofMillis(250);
+
+  private RestLoops() {}
+
+  /**
+   * @param source usually a {@link io.ds2.flink.JobSampler} on {@code client}, possibly wrapped
+   *     (recording)
+   */
+  public static ControlLoop of(
+      FlinkRestClient client,
+      MetricSource source,
+      Ds2Options options,
+      Mode mode,
+      DemandScenario demand,
+      LoopListener listener) {
+    return new ControlLoop(
+        source,
+        new ScalingPolicy(options, Clock.systemUTC()),
+        new RestRescaler(client, source.jobId(), RESCALE_POLL),
+        mode,
+        demand,
+        listener,
+        Sleeper.SYSTEM);
+  }
+}

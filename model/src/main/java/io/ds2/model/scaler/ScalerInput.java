@@ -1,0 +1,24 @@
+package io.ds2.model.scaler;
+
+import io.ds2.model.graph.JobGraph;
+import io.ds2.model.window.JobSample;
+
+/** What the driver brings back from doing what the core asked ({@link ScalerAction}). */
+public sealed interface ScalerInput {
+  /** A poll of every vertex of {@code graph}. */
+  record Sampled(JobGraph graph, JobSample sample) implements ScalerInput {}
+
+  /** The poll failed in a way that may pass (the driver ends the loop on one that will not). */
+  record SampleFailed(String message) implements ScalerInput {}
+
+  /** The answer to {@link ScalerAction.Request}. */
+  record Answered(RequestResult result) implements ScalerInput {}
+
+  /** The answer to {@link ScalerAction.Observe}. */
+  record Observed(RescaleStatus status) implements ScalerInput {}
+
+  /**
+   * {@link ScalerAction.Abandon} was carried out; {@code message} says what was wanted and runs.
+   */
+  record Abandoned(String message) implements ScalerInput {}
+}
