@@ -8,8 +8,10 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
 /**
- * Module arrows point one way: experiments -> controller -> flink-metrics-client -> model, with
- * workloads (Flink jobs) beside them, used by the controller's demo and by tests only.
+ * Module arrows point one way: experiments -> demo -> controller -> flink-metrics-client -> model,
+ * with workloads (Flink jobs) beside them, used by the demo, the benchmarks and tests only. The
+ * scaler core (model) is pure; the controller (the operator image) holds no Flink type: its Maven
+ * build also bans Flink artifacts from its runtime classpath (maven-enforcer-plugin).
  */
 class ModuleLayeringTest {
   private static final JavaClasses MAIN =
@@ -60,6 +62,28 @@ class ModuleLayeringTest {
         .dependOnClassesThat()
         .resideInAnyPackage(
             "io.ds2.model..", "io.ds2.flink..", "io.ds2.controller..", "io.ds2.experiments..")
+        .check(MAIN);
+  }
+
+  @Test
+  void theOperatorCarriesNoFlink() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.ds2.controller..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("org.apache.flink..", "io.ds2.workloads..", "io.ds2.demo..")
+        .check(MAIN);
+  }
+
+  @Test
+  void theDemoDependsOnNoBenchmark() {
+    noClasses()
+        .that()
+        .resideInAnyPackage("io.ds2.demo..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.ds2.experiments..")
         .check(MAIN);
   }
 

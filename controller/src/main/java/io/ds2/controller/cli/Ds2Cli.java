@@ -21,7 +21,6 @@ import picocli.CommandLine.IParameterExceptionHandler;
       RecordCommand.class,
       WhatIfCommand.class,
       OperatorCommand.class,
-      DemoCommand.class,
       OptionsCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",
@@ -48,7 +47,17 @@ public final class Ds2Cli implements Runnable {
 
   /** As {@link #run(String...)}, writing to the given streams (for tests and embedding). */
   public static int run(PrintWriter out, PrintWriter err, String... args) {
+    return run(out, err, java.util.List.of(), args);
+  }
+
+  /**
+   * As {@link #run(PrintWriter, PrintWriter, String...)}, with more commands (the demo, which
+   * brings an in-process Flink cluster and so lives outside the operator's module).
+   */
+  public static int run(
+      PrintWriter out, PrintWriter err, java.util.List<Object> moreCommands, String... args) {
     CommandLine cli = new CommandLine(new Ds2Cli());
+    moreCommands.forEach(cli::addSubcommand);
     cli.setOut(out);
     cli.setErr(err);
     cli.getSubcommands().values().stream()

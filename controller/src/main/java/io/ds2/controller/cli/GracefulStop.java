@@ -7,13 +7,13 @@ import java.util.concurrent.TimeUnit;
  * Ctrl-C / SIGTERM handling for long-running commands: the JVM's shutdown hook interrupts the
  * working thread (which stops between steps) and waits until it has finished cleaning up.
  */
-final class GracefulStop implements AutoCloseable {
+public final class GracefulStop implements AutoCloseable {
   private static final long MAX_CLEANUP_SECONDS = 30;
   private final CountDownLatch finished = new CountDownLatch(1);
   private final Thread hook;
   private volatile boolean requested;
 
-  GracefulStop() {
+  public GracefulStop() {
     Thread worker = Thread.currentThread();
     hook =
         new Thread(
@@ -31,7 +31,7 @@ final class GracefulStop implements AutoCloseable {
   }
 
   /** True once Ctrl-C or SIGTERM arrived. */
-  boolean requested() {
+  public boolean requested() {
     return requested;
   }
 

@@ -40,7 +40,7 @@ final class JobOptions {
           "--flink-url: '" + flinkUrl + "' is not an http(s) URL like http://localhost:8081");
     }
     RestAccess restAccess = access.access();
-    Duration t = RecommendCommand.parseDuration("--timeout", timeout);
+    Duration t = DurationFlag.parse("--timeout", timeout);
     try {
       return new FlinkRestClient(flinkUrl, t, restAccess);
     } catch (IllegalArgumentException e) {

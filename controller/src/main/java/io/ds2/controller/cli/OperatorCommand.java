@@ -84,6 +84,16 @@ final class OperatorCommand implements Callable<Integer>, ScalingFlags.Taker {
               + " job and loop start).")
   Path recordDir;
 
+  @Option(
+      names = "--loop-threads",
+      paramLabel = "N",
+      description =
+          "Threads that step every managed job's loop (one small shared scheduler, whatever the"
+              + " number of jobs). Default: "
+              + Ds2Operator.DEFAULT_THREADS
+              + ".")
+  int loopThreads = Ds2Operator.DEFAULT_THREADS;
+
   @Option(names = "--verbose", description = "Print stack traces of errors.")
   boolean verbose;
 
@@ -94,6 +104,9 @@ final class OperatorCommand implements Callable<Integer>, ScalingFlags.Taker {
     if (allNamespaces == !namespaces.isEmpty()) {
       throw new UsageException(
           "give --namespace NS (repeatable) or --all-namespaces, not both or neither");
+    }
+    if (loopThreads < 1 || loopThreads > 256) {
+      throw new UsageException("--loop-threads must be between 1 and 256, was " + loopThreads);
     }
     Ds2Options defaults = ScalingFlags.read(spec, fileDefaults());
     io.ds2.flink.RestAccess access = flinkAccess.access();
@@ -111,7 +124,8 @@ final class OperatorCommand implements Callable<Integer>, ScalingFlags.Taker {
               () -> {
                 Ds2Operator o =
                     new Ds2Operator(client, namespaces, defaults, events, metrics)
-                        .withRestAccess(access);
+                        .withRestAccess(access)
+                        .withThreads(loopThreads);
                 return recordDir == null ? o : o.recordingTo(recordDir);
               },
               new LeaderElectedOperator.Lease(

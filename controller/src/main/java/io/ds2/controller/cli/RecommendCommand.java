@@ -9,12 +9,9 @@ import io.ds2.flink.JobSampler;
 import io.ds2.model.estimate.DemandScenario;
 import io.ds2.model.estimate.Estimate;
 import io.ds2.model.options.Ds2Options;
-import io.ds2.model.options.Durations;
-import io.ds2.model.options.InvalidOptionException;
 import io.ds2.model.scaler.JobTopology;
 import io.ds2.model.scaler.MetricSource;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -49,11 +46,6 @@ final class RecommendCommand implements Callable<Integer>, ScalingFlags.Taker {
   @Option(names = "--verbose", description = "Print stack traces of errors.")
   boolean verbose;
 
-  enum OutputFormat {
-    table,
-    json
-  }
-
   @Override
   public Integer call() throws Exception {
     Ds2Options options = ScalingFlags.read(spec, Map.of());
@@ -79,19 +71,5 @@ final class RecommendCommand implements Callable<Integer>, ScalingFlags.Taker {
                 : EstimateTable.render(topology, estimate));
     spec.commandLine().getOut().flush();
     return ExitCodes.OK;
-  }
-
-  static Duration parseDuration(String flag, String text) {
-    try {
-      return Durations.parse(text);
-    } catch (IllegalArgumentException e) {
-      throw new UsageException(
-          "invalid value '"
-              + InvalidOptionException.printable(text)
-              + "' for "
-              + flag
-              + ": "
-              + e.getMessage());
-    }
   }
 }

@@ -67,12 +67,12 @@ final class RecordCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Duration every = RecommendCommand.parseDuration("--interval", interval);
+    Duration every = DurationFlag.parse("--interval", interval);
     if (every.compareTo(Duration.ofSeconds(1)) < 0) {
       throw new UsageException("--interval must be at least 1s, was " + interval);
     }
     Optional<Duration> limit =
-        Optional.ofNullable(duration).map(d -> RecommendCommand.parseDuration("--duration", d));
+        Optional.ofNullable(duration).map(d -> DurationFlag.parse("--duration", d));
     FlinkRestClient client = target.client();
     String jobId = target.locateJob(client);
     // Every line a new reading: each poll waits for Flink's metric store to refresh.

@@ -11,7 +11,7 @@ import java.time.Clock;
 import picocli.CommandLine.Option;
 
 /** {@code --record FILE} of the commands that watch a live job (recommend, run). */
-final class RecordOption {
+public final class RecordOption {
   @Option(
       names = "--record",
       paramLabel = "FILE",
@@ -21,7 +21,7 @@ final class RecordOption {
   Path file;
 
   /** The recording, header written; null without {@code --record}. */
-  LiveRecording start(
+  public LiveRecording start(
       FlinkRestClient client, JobSampler sampler, JobTopology topology, Ds2Options options) {
     if (file == null) {
       return null;

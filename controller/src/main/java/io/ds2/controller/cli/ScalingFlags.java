@@ -11,13 +11,13 @@ import picocli.CommandLine.Model.CommandSpec;
  * Adds one flag per documented option ({@link Ds2Options#SPECS}) to a command, so the CLI can never
  * drift from the options class; values are parsed and validated by {@link Ds2Options}.
  */
-final class ScalingFlags {
+public final class ScalingFlags {
   private ScalingFlags() {}
 
   /** Marks commands that take the scaling options. */
-  interface Taker {}
+  public interface Taker {}
 
-  static void addTo(CommandSpec command) {
+  public static void addTo(CommandSpec command) {
     for (OptionSpec s : Ds2Options.SPECS) {
       command.addOption(
           CommandLine.Model.OptionSpec.builder("--" + s.name())
@@ -32,7 +32,7 @@ final class ScalingFlags {
    * @param overrides defaults of this command that differ from the documented ones (the demo's
    *     shorter windows); the user's flags still win
    */
-  static Ds2Options read(CommandSpec command, Map<String, String> overrides) {
+  public static Ds2Options read(CommandSpec command, Map<String, String> overrides) {
     Map<String, String> given = new HashMap<>(overrides);
     for (OptionSpec s : Ds2Options.SPECS) {
       String value = command.findOption("--" + s.name()).getValue();

@@ -92,7 +92,7 @@ final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
       names = {"-o", "--output"},
       paramLabel = "FORMAT",
       description = "table or json. Default: table.")
-  RecommendCommand.OutputFormat output = RecommendCommand.OutputFormat.table;
+  OutputFormat output = OutputFormat.table;
 
   @Option(
       names = "--report",
@@ -124,7 +124,7 @@ final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
       Ds2Options options = optionsFor(source.header());
       Map<String, Double> given = new HashMap<>();
       WhatIfSummary summary = new WhatIfSummary(report != null);
-      WhatIfText text = output == RecommendCommand.OutputFormat.table ? new WhatIfText(out) : null;
+      WhatIfText text = output == OutputFormat.table ? new WhatIfText(out) : null;
       WhatIfJson json = text == null ? new WhatIfJson(out) : null;
       Scenario sized = new Scenario(scale, given);
       WhatIf.Listener each = text != null ? text : json;

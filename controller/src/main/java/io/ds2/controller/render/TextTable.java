@@ -3,10 +3,10 @@ package io.ds2.controller.render;
 import java.util.List;
 
 /** Left-aligned columns separated by two spaces; the last column is not padded. */
-final class TextTable {
+public final class TextTable {
   private TextTable() {}
 
-  static String render(List<String[]> rows) {
+  public static String render(List<String[]> rows) {
     int columns = rows.stream().mapToInt(r -> r.length).max().orElse(0);
     int[] width = new int[columns];
     for (String[] r : rows) {

@@ -1,5 +1,6 @@
-package io.ds2.controller.render;
+package io.ds2.demo;
 
+import io.ds2.controller.render.TextTable;
 import io.ds2.model.policy.Decision;
 import io.ds2.model.policy.VertexDecision;
 import io.ds2.model.window.VertexObservation;
@@ -10,7 +11,7 @@ import java.util.Map;
 import java.util.OptionalDouble;
 
 /** The demo's live view of one decision: parallelism, needed, busy ratio, backlog, rates. */
-public final class DemoTable {
+final class DemoTable {
   private static final String[] HEADER = {
     "VERTEX", "PARALLELISM", "NEEDED", "BUSY", "BACKLOG", "RATE (demand / true per instance)"
   };

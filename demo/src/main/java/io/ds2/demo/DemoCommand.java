@@ -1,5 +1,11 @@
-package io.ds2.controller.cli;
+package io.ds2.demo;
 
+import io.ds2.controller.cli.DurationFlag;
+import io.ds2.controller.cli.ExitCodes;
+import io.ds2.controller.cli.GracefulStop;
+import io.ds2.controller.cli.OutputFormat;
+import io.ds2.controller.cli.RecordOption;
+import io.ds2.controller.cli.ScalingFlags;
 import io.ds2.controller.loop.ControlLoop;
 import io.ds2.controller.loop.LoopListener;
 import io.ds2.controller.loop.RestLoops;
@@ -38,7 +44,7 @@ import picocli.CommandLine.Option;
       "controller scales it, then follows a doubling of the source rate, and prints a summary.",
       "Ctrl-C stops cleanly (with the summary so far)."
     })
-final class DemoCommand implements Callable<Integer>, ScalingFlags.Taker {
+public final class DemoCommand implements Callable<Integer>, ScalingFlags.Taker {
   // The demo cluster refreshes metrics every second, so short windows are accurate.
   private static final Map<String, String> DEMO_DEFAULTS =
       Map.of(
@@ -62,7 +68,7 @@ final class DemoCommand implements Callable<Integer>, ScalingFlags.Taker {
       names = {"-o", "--output"},
       paramLabel = "FORMAT",
       description = "table, or json (decision lines, then a summary line). Default: table.")
-  RecommendCommand.OutputFormat output = RecommendCommand.OutputFormat.table;
+  OutputFormat output = OutputFormat.table;
 
   @picocli.CommandLine.Mixin RecordOption record = new RecordOption();
 
@@ -72,8 +78,8 @@ final class DemoCommand implements Callable<Integer>, ScalingFlags.Taker {
   @Override
   public Integer call() throws Exception {
     Ds2Options options = ScalingFlags.read(spec, DEMO_DEFAULTS);
-    Instant end = Instant.now().plus(RecommendCommand.parseDuration("--duration", duration));
-    boolean json = output == RecommendCommand.OutputFormat.json;
+    Instant end = Instant.now().plus(DurationFlag.parse("--duration", duration));
+    boolean json = output == OutputFormat.json;
     PrintWriter out = spec.commandLine().getOut();
     // With -o json stdout carries only JSON lines; the narration goes to stderr.
     PrintWriter say = json ? spec.commandLine().getErr() : out;

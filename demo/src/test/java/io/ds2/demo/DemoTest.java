@@ -1,10 +1,11 @@
-package io.ds2.controller.cli;
+package io.ds2.demo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ds2.controller.cli.ExitCodes;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,6 +17,7 @@ class DemoTest {
   void demoReachesTheOracleTwiceAndSummarizes() throws Exception {
     CliRun run = CliRun.of("demo", "--window", "6s", "--warm-up", "4s", "-o", "json");
     assertEquals(ExitCodes.OK, run.exitCode(), run.err());
+    assertTrue(run.err().lines().noneMatch(l -> l.contains("Unknown")), run.err());
     assertTrue(run.err().contains("Flink REST API: http://127.0.0.1:"), run.err());
     assertTrue(run.err().contains("Doubling the source rate"), run.err());
     assertTrue(run.err().contains("Stopped."), run.err());

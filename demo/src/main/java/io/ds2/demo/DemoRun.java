@@ -1,9 +1,8 @@
-package io.ds2.controller.cli;
+package io.ds2.demo;
 
 import io.ds2.controller.loop.LoopListener;
 import io.ds2.controller.render.DecisionJson;
 import io.ds2.controller.render.DecisionSummary;
-import io.ds2.controller.render.DemoTable;
 import io.ds2.model.estimate.ReasonCode;
 import io.ds2.model.policy.Action;
 import io.ds2.model.policy.Decision;
