@@ -30,6 +30,9 @@ public final class FlinkRestClient {
   private static final int EXCERPT_CHARS = 200;
   private static final int RETRIES_ON_503 = 5;
   private static final Duration RETRY_PAUSE = Duration.ofMillis(500);
+  // Every client derives from one: an operator's clients (one per managed job) share a connection
+  // pool and OkHttp's threads instead of each holding its own.
+  private static final OkHttpClient SHARED = new OkHttpClient();
 
   private final HttpUrl base;
   private final OkHttpClient http;
@@ -60,7 +63,8 @@ public final class FlinkRestClient {
     this.http =
         access
             .configure(
-                new OkHttpClient.Builder()
+                SHARED
+                    .newBuilder()
                     .connectTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
                     .readTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
                     .callTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)

@@ -45,6 +45,7 @@ public final class Ds2Operator implements AutoCloseable {
   private RestAccess restAccess = RestAccess.none();
   private int threads = DEFAULT_THREADS;
   private Clock clock = Clock.systemUTC();
+  private JobEnds ends;
   private ScheduledThreadPoolExecutor scheduler;
   private ManagedJob.Shared shared;
 
@@ -91,6 +92,12 @@ public final class Ds2Operator implements AutoCloseable {
     return this;
   }
 
+  /** Other ends than Flink's REST API and the overrides (tests). Call before {@link #start}. */
+  Ds2Operator withEnds(JobEnds ends) {
+    this.ends = ends;
+    return this;
+  }
+
   /** The time base of every loop (tests, simulations). Call before {@link #start}. */
   public Ds2Operator withClock(Clock clock) {
     this.clock = clock;
@@ -100,7 +107,8 @@ public final class Ds2Operator implements AutoCloseable {
   public void start() {
     scheduler = new ScheduledThreadPoolExecutor(threads, daemonThreads());
     scheduler.setRemoveOnCancelPolicy(true); // a stopped job leaves nothing in the queue
-    shared = new ManagedJob.Shared(scheduler, events, metrics, recordDir, restAccess, clock);
+    JobEnds jobEnds = ends != null ? ends : new RestEnds(restAccess, recordDir, clock);
+    shared = new ManagedJob.Shared(scheduler, events, metrics, jobEnds, clock);
     for (ResourceDefinitionContext kind : List.of(FlinkKinds.DEPLOYMENT, FlinkKinds.SESSION_JOB)) {
       if (namespaces.isEmpty()) {
         informers.add(inform(kind, client.genericKubernetesResources(kind).inAnyNamespace()));

@@ -94,11 +94,16 @@ public final class LeaderElectedOperator implements AutoCloseable {
     return election != null && !election.isCompletedExceptionally();
   }
 
+  /**
+   * Stops the loops first, waiting for any step in progress, and only then gives up the lease:
+   * released the other way round, the next leader could start a loop while a step of this one is
+   * still patching.
+   */
   @Override
   public void close() {
+    stopLeading();
     if (election != null) {
       election.cancel(true);
     }
-    stopLeading();
   }
 }

@@ -2,29 +2,20 @@ package io.ds2.controller.k8s;
 
 import io.ds2.controller.loop.JobDriver;
 import io.ds2.controller.loop.LoopListener;
-import io.ds2.controller.recording.LiveRecording;
-import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.FlinkRestException;
-import io.ds2.flink.JobLocator;
-import io.ds2.flink.JobSampler;
-import io.ds2.flink.RestAccess;
 import io.ds2.model.estimate.DemandScenario;
 import io.ds2.model.policy.ScalingPolicy;
 import io.ds2.model.scaler.JobScaler;
-import io.ds2.model.scaler.MetricSource;
 import io.ds2.model.scaler.Mode;
 import io.ds2.model.scaler.ScalerAction;
 import io.ds2.model.scaler.ScalerEvent;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import java.io.Closeable;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -40,18 +31,17 @@ import org.slf4j.LoggerFactory;
  */
 final class ManagedJob {
   private static final Logger LOG = LoggerFactory.getLogger(ManagedJob.class);
-  private static final Duration RESCALE_POLL = Duration.ofMillis(500);
 
   /** What every managed job shares. */
   record Shared(
       ScheduledExecutorService scheduler,
       EventRecorder events,
       OperatorMetrics metrics,
-      Optional<Path> recordDir,
-      RestAccess access,
+      JobEnds ends,
       Clock clock) {}
 
   private final Shared shared;
+  private final GenericKubernetesResource first;
   private final String namespace;
   private final String name;
   private final JobSettings settings;
@@ -64,9 +54,8 @@ final class ManagedJob {
   private volatile boolean stopped;
   private volatile ScheduledFuture<?> scheduled;
   // Set up on the first tick and after a failure; guarded by lock.
-  private FlinkRestClient rest;
   private JobDriver driver;
-  private LiveRecording recording;
+  private Closeable ends;
   private ScalerAction next;
 
   /**
@@ -81,6 +70,7 @@ final class ManagedJob {
       Supplier<GenericKubernetesResource> current,
       Resource<GenericKubernetesResource> resource) {
     this.shared = shared;
+    this.first = r;
     this.namespace = r.getMetadata().getNamespace();
     this.name = r.getMetadata().getName();
     this.settings = settings;
@@ -158,30 +148,21 @@ final class ManagedJob {
 
   /** Finds the job and wires its loop; the first action. */
   private ScalerAction setUp() {
-    if (rest == null) { // certificate files are read here: a bad one is reported, then retried
-      rest = new FlinkRestClient(settings.restUrl(), Duration.ofSeconds(10), shared.access());
-    }
-    GenericKubernetesResource r = current.get();
-    if (r == null) {
-      throw new FlinkRestException(
-          FlinkRestException.Kind.JOB_NOT_FOUND, namespace + "/" + name + " is gone");
-    }
-    Optional<String> jobId = FlinkKinds.string(r, "status", "jobStatus", "jobId");
-    String jid = new JobLocator(rest).locate(jobId).jid();
-    JobSampler sampler = new JobSampler(rest, jid, shared.clock());
-    OverridesActuator actuator = new OverridesActuator(current, resource, sampler, RESCALE_POLL);
-    ScalingPolicy policy = new ScalingPolicy(settings.options(), shared.clock());
-    recording = startRecording(sampler);
-    MetricSource source = recording == null ? sampler : recording.source();
-    LoopListener all =
-        recording == null ? listener : LoopListener.all(listener, recording.listener());
+    JobEnds.Opened opened = shared.ends().open(first, settings, current, resource);
+    ends = opened.close();
+    JobScaler scaler =
+        new JobScaler(
+            new ScalingPolicy(settings.options(), shared.clock()),
+            DemandScenario.measured(),
+            mode,
+            opened.actuator().pollInterval());
     driver =
         new JobDriver(
-            source,
-            new JobScaler(policy, DemandScenario.measured(), mode, actuator.pollInterval()),
-            actuator,
+            opened.source(),
+            scaler,
+            opened.actuator(),
             annotations,
-            all,
+            opened.listener().map(l -> LoopListener.all(listener, l)).orElse(listener),
             shared.clock());
     return driver.start();
   }
@@ -200,34 +181,13 @@ final class ManagedJob {
   private void tearDown() {
     driver = null;
     next = null;
-    if (recording != null) {
+    if (ends != null) {
       try {
-        recording.close();
+        ends.close();
       } catch (IOException e) {
         LOG.warn("recording of {}/{} not closed cleanly", namespace, name, e);
       }
-      recording = null;
+      ends = null;
     }
-  }
-
-  /** A recording of this loop if the operator records, else null. */
-  private LiveRecording startRecording(JobSampler sampler) {
-    if (shared.recordDir().isEmpty()) {
-      return null;
-    }
-    String stamp =
-        DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
-            .withZone(ZoneOffset.UTC)
-            .format(shared.clock().instant());
-    Path file =
-        shared.recordDir().get().resolve(namespace + "_" + name + "_" + stamp + ".jsonl.gz");
-    return LiveRecording.start(
-        file,
-        rest,
-        sampler,
-        sampler.topology(),
-        settings.options().sampleInterval(),
-        settings.options().asMap(),
-        shared.clock());
   }
 }

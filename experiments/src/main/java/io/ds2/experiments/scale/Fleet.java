@@ -11,6 +11,8 @@ import io.ds2.model.scaler.JobTopology;
 import io.ds2.model.scaler.Mode;
 import io.ds2.model.scaler.RescaleOutcome;
 import io.ds2.model.scaler.ScalerEvent;
+import io.ds2.testkit.FluidJob;
+import io.ds2.testkit.SimulatedFlink;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;

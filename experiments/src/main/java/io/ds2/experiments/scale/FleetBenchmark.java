@@ -1,6 +1,8 @@
 package io.ds2.experiments.scale;
 
 import io.ds2.model.options.Ds2Options;
+import io.ds2.testkit.FluidJob;
+import io.ds2.testkit.SimulatedFlink;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;

@@ -1,4 +1,4 @@
-package io.ds2.experiments.scale;
+package io.ds2.testkit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * (job details with plan, metric discovery and values per subtask, restarts, resource requirements
  * GET/PUT, cluster overview), answered from the fluid model. For scale tests only.
  */
-final class SimulatedFlink implements AutoCloseable {
+public final class SimulatedFlink implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String[] COUNTERS = {
     "numRecordsIn",
@@ -40,7 +40,7 @@ final class SimulatedFlink implements AutoCloseable {
   private final Map<String, FluidJob> jobs = new ConcurrentHashMap<>();
   private final AtomicLong requests = new AtomicLong();
 
-  SimulatedFlink(int threads) throws IOException {
+  public SimulatedFlink(int threads) throws IOException {
     // Keep connections open like Flink's Netty server does: the JDK server's defaults (200 idle
     // connections, closed after 30 s) drop connections the client still pools, which then fail
     // as "unexpected end of stream" (ds2's client does not retry a request blindly).
@@ -54,15 +54,19 @@ final class SimulatedFlink implements AutoCloseable {
     server.start();
   }
 
-  URI url() {
+  public URI url() {
     return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
   }
 
-  void add(FluidJob job) {
+  public void add(FluidJob job) {
     jobs.put(job.id(), job);
   }
 
-  long requests() {
+  public void remove(String jobId) {
+    jobs.remove(jobId);
+  }
+
+  public long requests() {
     return requests.get();
   }
 

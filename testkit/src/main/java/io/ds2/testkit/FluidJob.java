@@ -1,4 +1,4 @@
-package io.ds2.experiments.scale;
+package io.ds2.testkit;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,9 +11,9 @@ import java.util.Map;
  * of each second idle; the source's shortfall becomes backlog. A rescale restarts the job (counters
  * from zero, a new RUNNING time), as Flink does. Thread-safe.
  */
-final class FluidJob {
+public final class FluidJob {
   /** One vertex: cost in seconds per record at parallelism 1, records out per record in. */
-  record Stage(String id, String name, double cost, double selectivity) {}
+  public record Stage(String id, String name, double cost, double selectivity) {}
 
   private final String id;
   private final List<Stage> stages;
@@ -24,7 +24,7 @@ final class FluidJob {
   private double pending;
   private final Map<String, double[]> totals = new LinkedHashMap<>(); // in, out, busy ms, idle ms
 
-  FluidJob(String id, List<Stage> stages, double demand, long nowMs) {
+  public FluidJob(String id, List<Stage> stages, double demand, long nowMs) {
     this.id = id;
     this.stages = List.copyOf(stages);
     this.demand = demand;
@@ -32,33 +32,33 @@ final class FluidJob {
     restart(nowMs);
   }
 
-  String id() {
+  public String id() {
     return id;
   }
 
-  double demand() {
+  public double demand() {
     return demand;
   }
 
   /** A new demand from now on (records/s at the source). */
-  void demand(double recordsPerSecond) {
+  public void demand(double recordsPerSecond) {
     this.demand = recordsPerSecond;
   }
 
-  List<Stage> stages() {
+  public List<Stage> stages() {
     return stages;
   }
 
-  synchronized long runningSinceMs() {
+  public synchronized long runningSinceMs() {
     return runningSinceMs;
   }
 
-  synchronized Map<String, Integer> parallelism() {
+  public synchronized Map<String, Integer> parallelism() {
     return Map.copyOf(parallelism);
   }
 
   /** Applies a new parallelism: the job restarts, its counters start from zero. */
-  synchronized void rescale(Map<String, Integer> target, long nowMs) {
+  public synchronized void rescale(Map<String, Integer> target, long nowMs) {
     advance(nowMs);
     if (!target.equals(parallelism)) {
       parallelism.putAll(target);
@@ -73,14 +73,14 @@ final class FluidJob {
   }
 
   /** Per-subtask cumulative values of one vertex at {@code nowMs}: in, out, busy ms, idle ms. */
-  synchronized double[] subtask(String vertexId, long nowMs) {
+  public synchronized double[] subtask(String vertexId, long nowMs) {
     advance(nowMs);
     double[] t = totals.get(vertexId);
     int p = parallelism.get(vertexId);
     return new double[] {t[0] / p, t[1] / p, t[2] / p, t[3] / p};
   }
 
-  synchronized double pendingRecords(long nowMs) {
+  public synchronized double pendingRecords(long nowMs) {
     advance(nowMs);
     return pending;
   }

@@ -1,0 +1,37 @@
+package io.ds2.controller.k8s;
+
+import io.ds2.controller.loop.LoopListener;
+import io.ds2.model.scaler.Actuator;
+import io.ds2.model.scaler.MetricSource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import java.io.Closeable;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * Where a managed job's metrics come from and how it is rescaled: Flink's REST API and the Flink
+ * operator's overrides ({@link RestEnds}), or test doubles.
+ */
+interface JobEnds {
+  /**
+   * One loop's ends.
+   *
+   * @param listener also told the loop's events (a recording), if any
+   * @param close what to close when the loop stops
+   */
+  record Opened(
+      MetricSource source, Actuator actuator, Optional<LoopListener> listener, Closeable close) {}
+
+  /**
+   * @param current the resource from the informer cache (null once deleted)
+   * @param resource where patches go
+   * @throws io.ds2.flink.FlinkRestException if the job cannot be found; the loop tries again later
+   * @throws IllegalArgumentException if the REST client cannot be set up (a bad certificate file)
+   */
+  Opened open(
+      GenericKubernetesResource r,
+      JobSettings settings,
+      Supplier<GenericKubernetesResource> current,
+      Resource<GenericKubernetesResource> resource);
+}

@@ -1,0 +1,83 @@
+package io.ds2.controller.k8s;
+
+import io.ds2.controller.recording.LiveRecording;
+import io.ds2.flink.FlinkRestClient;
+import io.ds2.flink.FlinkRestException;
+import io.ds2.flink.JobLocator;
+import io.ds2.flink.JobSampler;
+import io.ds2.flink.RestAccess;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * A managed job's ends in production: its Flink REST API (the job located by the resource's status,
+ * or the only running one) and the Flink operator's parallelism overrides; optionally a recording
+ * of everything the loop sees.
+ */
+final class RestEnds implements JobEnds {
+  private static final Duration RESCALE_POLL = Duration.ofMillis(500);
+  private final RestAccess access;
+  private final Optional<Path> recordDir;
+  private final Clock clock;
+
+  RestEnds(RestAccess access, Optional<Path> recordDir, Clock clock) {
+    this.access = access;
+    this.recordDir = recordDir;
+    this.clock = clock;
+  }
+
+  @Override
+  public Opened open(
+      GenericKubernetesResource r,
+      JobSettings settings,
+      Supplier<GenericKubernetesResource> current,
+      Resource<GenericKubernetesResource> resource) {
+    // Certificate files are read here: a bad one is reported, then tried again.
+    FlinkRestClient rest = new FlinkRestClient(settings.restUrl(), Duration.ofSeconds(10), access);
+    GenericKubernetesResource now = current.get();
+    if (now == null) {
+      throw new FlinkRestException(
+          FlinkRestException.Kind.JOB_NOT_FOUND,
+          r.getMetadata().getNamespace() + "/" + r.getMetadata().getName() + " is gone");
+    }
+    Optional<String> jobId = FlinkKinds.string(now, "status", "jobStatus", "jobId");
+    String jid = new JobLocator(rest).locate(jobId).jid();
+    JobSampler sampler = new JobSampler(rest, jid, clock);
+    OverridesActuator actuator = new OverridesActuator(current, resource, sampler, RESCALE_POLL);
+    if (recordDir.isEmpty()) {
+      return new Opened(sampler, actuator, Optional.empty(), () -> {});
+    }
+    String stamp =
+        DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+            .withZone(ZoneOffset.UTC)
+            .format(clock.instant());
+    Path file =
+        recordDir
+            .get()
+            .resolve(
+                r.getMetadata().getNamespace()
+                    + "_"
+                    + r.getMetadata().getName()
+                    + "_"
+                    + stamp
+                    + ".jsonl.gz");
+    LiveRecording recording =
+        LiveRecording.start(
+            file,
+            rest,
+            sampler,
+            sampler.topology(),
+            settings.options().sampleInterval(),
+            settings.options().asMap(),
+            clock);
+    return new Opened(
+        recording.source(), actuator, Optional.of(recording.listener()), recording::close);
+  }
+}
