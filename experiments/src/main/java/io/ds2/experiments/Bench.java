@@ -266,7 +266,8 @@ public final class Bench implements Runnable {
       name = "fleet",
       mixinStandardHelpOptions = true,
       description =
-          "One ds2 process driving 1, 100 and 1,000 simulated jobs (a simulated Flink REST endpoint fed by fluid models).")
+          "One ds2 operator managing 1, 100 and 1,000 FlinkDeployments through its own path (an"
+              + " in-memory API server, a simulated Flink REST endpoint fed by fluid models).")
   static final class Fleet implements Callable<Integer> {
     @Option(names = "--jobs", split = ",", description = "Default: 1,100,1000.")
     List<Integer> jobs = List.of(1, 100, 1000);
@@ -281,7 +282,7 @@ public final class Bench implements Runnable {
     public Integer call() throws Exception {
       List<FleetBenchmark.Result> results = new ArrayList<>();
       System.out.printf(
-          "%-6s %10s %10s %10s %9s %9s %8s %11s %9s %10s %9s %8s%n",
+          "%-6s %10s %10s %10s %9s %9s %8s %11s %9s %10s %9s %8s %9s%n",
           "JOBS",
           "DECISIONS",
           "LOOP p50 s",
@@ -293,13 +294,14 @@ public final class Bench implements Runnable {
           "CPU cores",
           "PEAK HEAP",
           "AFTER GC",
-          "THREADS");
+          "THREADS",
+          "SCHEDULER");
       for (int n : jobs) {
         var r = FleetBenchmark.run(n, java.time.Duration.ofSeconds(seconds));
         results.add(r);
         System.out.printf(
             Locale.ROOT,
-            "%-6d %10d %10.1f %10.1f %9d %9d %8d %11.0f %9.2f %9.0fM %8.0fM %8d%n",
+            "%-6d %10d %10.1f %10.1f %9d %9d %8d %11.0f %9.2f %9.0fM %8.0fM %8d %9d%n",
             n,
             r.decisions(),
             r.loopMedianSeconds(),
@@ -311,7 +313,8 @@ public final class Bench implements Runnable {
             r.cpuCoresUsed(),
             r.peakHeapMiB(),
             r.heapAfterGcMiB(),
-            r.threads());
+            r.threads(),
+            r.schedulerThreads());
       }
       writeResults(out, "fleet", results, FleetBenchmark.OPTIONS.toString());
       return 0;

@@ -140,24 +140,28 @@ final class ResultsPage {
     JsonNode root = JSON.readTree(file.toFile());
     md.append(
         """
-        `bin/ds2-bench fleet`: one JVM runs ds2's real loop (REST client, sampler, window
-        collector, DS2 model, policy, REST rescaler) for every job, one thread per job and one
-        shared HTTP client, against a simulated Flink REST endpoint (the JDK's HTTP server,
-        8 threads, in the same JVM) that answers from a fluid model of each job: a chain
-        Source -> Parse -> Enrich -> Sink at 300-400 records/s starting at parallelism 1, whose
-        counters, busy time and backlog follow its parallelism. Each run lasts 60 s with 10 s
-        windows polled every 2.5 s and no warm-up, so a job decides about every 14 s (window,
-        dropped first refresh, one poll). *Loop* is the time between two decisions of a job;
-        *retries* are REST calls that failed or timed out (the loop retries after a window); the
-        CPU and heap figures include the simulated endpoint.
+        `bin/ds2-bench fleet`: one JVM runs ds2's operator (`Ds2Operator`, as `ds2 operator` runs
+        it) on N FlinkDeployments through its own path: an in-memory Kubernetes API server
+        (fabric8's mock server, CRUD), the operator's informers (every read from their cache), its
+        one shared scheduler (4 threads, whatever N), state kept in annotations (at most one
+        merge patch a step), the overrides actuator; a stand-in for the Flink operator applies the
+        overrides. Each job's Flink REST API is a simulated endpoint (the JDK's HTTP server, 8
+        threads, in the same JVM) answering from a fluid model: a chain Source -> Parse -> Enrich
+        -> Sink at 300-400 records/s starting at parallelism 1, whose counters, busy time and
+        backlog follow its parallelism. Each run lasts 60 s with 10 s windows polled every 2.5 s
+        and no warm-up. *Loop* is the time between two decisions of a job, from the decision
+        times its `ds2_last_decision_timestamp_seconds` reports; *retries* are problems the loops
+        reported (and retried); *threads* is the most the whole JVM had during the run (API
+        server, informers, simulated endpoint included) and *scheduler* the loop threads; the CPU
+        and heap figures include the API server and the simulated endpoint.
 
-        | jobs | decisions | loop p50 | loop p99 | rescales | jobs at oracle | retries | REST calls/s | CPU (cores) | peak heap | heap after GC | threads at end |
-        |---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+        | jobs | decisions | loop p50 | loop p99 | rescales | jobs at oracle | retries | REST calls/s | CPU (cores) | peak heap | heap after GC | threads (max) | scheduler |
+        |---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
         """);
     for (JsonNode r : root.get("results")) {
       md.append(
           fmt(
-              "| %,d | %,d | %.1f s | %.1f s | %,d | %,d | %d | %,.0f | %.2f | %.0f MiB | %.0f MiB | %d |\n",
+              "| %,d | %,d | %.1f s | %.1f s | %,d | %,d | %d | %,.0f | %.2f | %.0f MiB | %.0f MiB | %d | %d |\n",
               r.get("jobs").asInt(),
               r.get("decisions").asLong(),
               r.get("loopMedianSeconds").asDouble(),
@@ -169,7 +173,8 @@ final class ResultsPage {
               r.get("cpuCoresUsed").asDouble(),
               r.get("peakHeapMiB").asDouble(),
               r.get("heapAfterGcMiB").asDouble(),
-              r.get("threads").asInt()));
+              r.get("threads").asInt(),
+              r.path("schedulerThreads").asInt()));
     }
     md.append("\n");
   }

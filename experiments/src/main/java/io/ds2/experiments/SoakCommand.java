@@ -12,8 +12,9 @@ import picocli.CommandLine.Option;
     name = "soak",
     mixinStandardHelpOptions = true,
     description =
-        "ds2's loops against many simulated jobs for a long time, demand switching x1 / x1.5:"
-            + " heap, threads and connections must stay flat.")
+        "ds2's operator managing many simulated jobs for a long time, demand switching x1 / x1.5"
+            + " and a tenth of the jobs replaced every minute: heap, threads, connections, event"
+            + " de-duplication entries and metric series must stay flat.")
 final class SoakCommand implements Callable<Integer> {
   @Option(names = "--jobs", description = "Default: 200.")
   int jobs = 200;
@@ -27,36 +28,53 @@ final class SoakCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     System.out.printf(
-        "%8s %12s %8s %12s %10s %9s %9s%n",
-        "SECONDS", "HEAP AFTER GC", "THREADS", "CONNECTIONS", "DECISIONS", "RESCALES", "PROBLEMS");
+        "%8s %12s %8s %12s %8s %8s %6s %10s %9s %9s%n",
+        "SECONDS",
+        "HEAP AFTER GC",
+        "THREADS",
+        "CONNECTIONS",
+        "EVENTS",
+        "SERIES",
+        "JOBS",
+        "DECISIONS",
+        "RESCALES",
+        "PROBLEMS");
     var r =
         io.ds2.experiments.scale.SoakBenchmark.run(
             jobs,
             java.time.Duration.ofMinutes(minutes),
             java.time.Duration.ofSeconds(30),
             java.time.Duration.ofSeconds(150),
+            java.time.Duration.ofSeconds(60),
             s ->
                 System.out.printf(
                     Locale.ROOT,
-                    "%8.0f %11.1fM %8d %12d %10d %9d %9d%n",
+                    "%8.0f %11.1fM %8d %12d %8d %8d %6d %10d %9d %9d%n",
                     s.seconds(),
                     s.heapAfterGcMiB(),
                     s.threads(),
                     s.openConnections(),
+                    s.eventEntries(),
+                    s.metricSeries(),
+                    s.managedJobs(),
                     s.decisions(),
                     s.rescales(),
                     s.problems()));
     System.out.printf(
         Locale.ROOT,
-        "slopes per hour after the first minute: heap %.2f MiB, threads %.2f, connections %.2f;"
+        "slopes per hour after the first minute: heap %.2f MiB, threads %.2f, connections %.2f,"
+            + " event entries %.2f, metric series %.2f; %d jobs replaced;"
             + " %d of %d jobs at their oracle at the end%n",
         r.heapSlopeMiBPerHour(),
         r.threadSlopePerHour(),
         r.connectionSlopePerHour(),
+        r.eventEntrySlopePerHour(),
+        r.metricSeriesSlopePerHour(),
+        r.jobsReplaced(),
         r.jobsAtOracle(),
         r.jobs());
     Bench.writeResults(
-        out, "soak", List.of(r), io.ds2.experiments.scale.FleetBenchmark.OPTIONS.toString());
+        out, "soak", List.of(r), io.ds2.experiments.scale.SoakBenchmark.OPTIONS.toString());
     return 0;
   }
 }

@@ -26,27 +26,30 @@ final class SoakSection {
     md.append(
         fmt(
             """
-            `bin/ds2-bench soak --jobs %d --minutes %.0f`: the fleet set-up above (ds2's real loop per
-            job, one shared REST client, the simulated endpoint in the same JVM, %d MiB max heap),
-            with every job's demand switching between x1 and x1.5 every %.0f s and a 30 s scale-down
-            delay, so that the loops keep rescaling up and down. Every 30 s: heap used after a full
-            GC, live JVM threads, connections the REST client holds open. A leak would show as a
-            steady slope; the slopes are least-squares fits after the first minute (start-up is not a
-            leak).
+            `bin/ds2-bench soak --jobs %d --minutes %.0f`: the fleet set-up above (ds2's operator
+            on its own path, the API server and the simulated endpoint in the same JVM, %d MiB max
+            heap), with every job's demand switching between x1 and x1.5 every %.0f s and a 30 s
+            scale-down delay, so that the loops keep rescaling up and down, and every minute a tenth
+            of the jobs deleted and as many new ones created (%d replaced in all); events
+            de-duplicate for 2 min instead of 30, so that entries can be seen to expire. Every 30 s: heap
+            used after a full GC, live JVM threads, connections the REST clients hold open (one
+            shared pool), what the events' de-duplication remembers, the operator's metric series,
+            the jobs it manages. A leak would show as a steady slope; the slopes are least-squares
+            fits after the first minute (start-up is not a leak).
 
-            Over the run: %,d decisions, %,d applied rescales, %,d REST problems reported (and
+            Over the run: %,d decisions, %,d applied rescales, %,d problems reported (and
             retried); %d of %d jobs at their oracle when it ended. Slopes per hour: heap %.1f MiB,
-            threads %.1f, connections %.1f. Open connections stayed between %d and %d: the client's
-            pool keeps at most 5 idle ones, the rest are calls in flight at that instant, so their
-            slope is noise around a flat line, not growth.
+            threads %.1f, connections %.1f, de-duplication entries %.1f, metric series %.1f. Open
+            connections stayed between %d and %d.
 
-            | seconds | heap after GC | threads | open connections | decisions | rescales | problems |
-            |---:|---:|---:|---:|---:|---:|---:|
+            | seconds | heap after GC | threads | open connections | event entries | metric series | jobs | decisions | rescales | problems |
+            |---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
             """,
             r.get("jobs").asInt(),
             r.get("minutes").asDouble(),
             root.get("maxHeapMiB").asInt(),
             r.get("demandPeriodSeconds").asDouble(),
+            r.path("jobsReplaced").asInt(),
             r.get("decisions").asLong(),
             r.get("rescales").asLong(),
             r.get("problems").asLong(),
@@ -55,16 +58,21 @@ final class SoakSection {
             r.get("heapSlopeMiBPerHour").asDouble(),
             r.get("threadSlopePerHour").asDouble(),
             r.get("connectionSlopePerHour").asDouble(),
+            r.path("eventEntrySlopePerHour").asDouble(),
+            r.path("metricSeriesSlopePerHour").asDouble(),
             connections.getMin(),
             connections.getMax()));
     for (JsonNode s : r.get("samples")) {
       md.append(
           fmt(
-              "| %.0f | %.1f MiB | %d | %d | %,d | %,d | %,d |\n",
+              "| %.0f | %.1f MiB | %d | %d | %d | %d | %d | %,d | %,d | %,d |\n",
               s.get("seconds").asDouble(),
               s.get("heapAfterGcMiB").asDouble(),
               s.get("threads").asInt(),
               s.get("openConnections").asInt(),
+              s.path("eventEntries").asInt(),
+              s.path("metricSeries").asInt(),
+              s.path("managedJobs").asInt(),
               s.get("decisions").asLong(),
               s.get("rescales").asLong(),
               s.get("problems").asLong()));

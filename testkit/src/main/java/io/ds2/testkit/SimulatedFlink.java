@@ -23,8 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A Flink REST endpoint on 127.0.0.1 serving many {@link FluidJob}s: the subset of the API ds2 uses
- * (job details with plan, metric discovery and values per subtask, restarts, resource requirements
- * GET/PUT, cluster overview), answered from the fluid model. For scale tests only.
+ * (job overview, job details with plan, metric discovery and values per subtask, restarts, resource
+ * requirements GET/PUT, cluster overview), answered from the fluid model. For scale tests only.
  */
 public final class SimulatedFlink implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -87,6 +87,18 @@ public final class SimulatedFlink implements AutoCloseable {
                     JSON.createObjectNode()
                         .put("key", "metrics.fetcher.update-interval")
                         .put("value", "1000"));
+      } else if (p.length == 3 && p[1].equals("jobs") && p[2].equals("overview")) {
+        ObjectNode overview = JSON.createObjectNode();
+        ArrayNode list = overview.putArray("jobs");
+        jobs.values()
+            .forEach(
+                j ->
+                    list.addObject()
+                        .put("jid", j.id())
+                        .put("name", "sim-" + j.id())
+                        .put("state", "RUNNING")
+                        .put("start-time", j.runningSinceMs()));
+        body = overview;
       } else if (p.length >= 3 && p[1].equals("jobs")) {
         FluidJob job = jobs.get(p[2]);
         if (job == null) {

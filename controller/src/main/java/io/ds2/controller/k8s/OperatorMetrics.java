@@ -55,6 +55,12 @@ public final class OperatorMetrics {
           .help("Problems the loop reported and retried")
           .labelNames("namespace", "resource")
           .register(registry);
+  private final Gauge lastDecision =
+      Gauge.builder()
+          .name("ds2_last_decision_timestamp_seconds")
+          .help("When the job's last decision was made (stalls show as its age growing)")
+          .labelNames("namespace", "resource")
+          .register(registry);
   private final Gauge leader =
       Gauge.builder()
           .name("ds2_leader")
@@ -113,8 +119,26 @@ public final class OperatorMetrics {
     errors.removeIf(labels -> labels.get(0).equals(namespace) && labels.get(1).equals(resource));
   }
 
-  /** How many series the job metrics hold (for the soak benchmark: flat under churn). */
-  int series() {
+  /**
+   * One job's figures as the metrics hold them.
+   *
+   * @param lastDecision epoch seconds of its last decision, 0 before the first
+   */
+  public record JobFigures(
+      double decisions, double appliedRescales, double errors, double lastDecision) {}
+
+  /** A managed job's figures (reading them creates its series if it has none yet). */
+  public JobFigures figures(String namespace, String resource) {
+    return new JobFigures(
+        decisions.labelValues(namespace, resource, "rescale").get()
+            + decisions.labelValues(namespace, resource, "hold").get(),
+        rescales.labelValues(namespace, resource, RescaleOutcome.Kind.APPLIED.label()).get(),
+        errors.labelValues(namespace, resource).get(),
+        lastDecision.labelValues(namespace, resource).get());
+  }
+
+  /** How many series the metrics hold (for the soak benchmark: flat under churn). */
+  public int series() {
     int n = 0;
     for (var snapshot : registry.scrape()) {
       n += snapshot.getDataPoints().size();
@@ -129,6 +153,7 @@ public final class OperatorMetrics {
       public void decided(JobTopology t, Decision d, Mode mode) {
         String action = d.action() instanceof Action.Rescale ? "rescale" : "hold";
         decisions.labelValues(namespace, resource, action).inc();
+        lastDecision.labelValues(namespace, resource).set(d.time().toEpochMilli() / 1000.0);
         for (VertexDecision v : d.vertices()) {
           parallelism.labelValues(namespace, resource, v.name()).set(v.current());
           recommended.labelValues(namespace, resource, v.name()).set(v.recommended());

@@ -1,152 +1,209 @@
 package io.ds2.experiments.scale;
 
-import io.ds2.controller.loop.ControlLoop;
-import io.ds2.controller.loop.LoopListener;
-import io.ds2.flink.FlinkRestClient;
-import io.ds2.flink.JobSampler;
-import io.ds2.model.estimate.DemandScenario;
+import io.ds2.controller.k8s.Ds2Operator;
+import io.ds2.controller.k8s.EventRecorder;
+import io.ds2.controller.k8s.FlinkKinds;
+import io.ds2.controller.k8s.OperatorMetrics;
 import io.ds2.model.options.Ds2Options;
-import io.ds2.model.policy.Decision;
-import io.ds2.model.scaler.JobTopology;
-import io.ds2.model.scaler.Mode;
-import io.ds2.model.scaler.RescaleOutcome;
-import io.ds2.model.scaler.ScalerEvent;
 import io.ds2.testkit.FluidJob;
 import io.ds2.testkit.SimulatedFlink;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * N simulated jobs (fluid models behind one {@link SimulatedFlink} endpoint) each driven by ds2's
- * real loop on its own thread, all through one shared REST client. Counts decisions (with their
- * times), applied rescales and reported problems.
+ * N simulated jobs managed by ds2's operator through its own path: FlinkDeployments on a Kubernetes
+ * API server (fabric8's mock server, in memory), the operator's informers, shared scheduler, state
+ * store and overrides actuator, and per job a fluid model behind one simulated Flink REST endpoint;
+ * a stand-in for the Flink operator applies the overrides. What ds2 did is read back from the
+ * operator's own metrics.
  */
 final class Fleet implements AutoCloseable {
+  static final String NS = "fleet";
+  // The mock API server logs every request at INFO, thousands a second here. Held: JUL keeps only
+  // weak references to loggers, and a collected one forgets its level.
+  private static final java.util.logging.Logger MOCK_SERVER_LOG =
+      java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+  private final Map<String, String> options;
   private final SimulatedFlink flink;
-  private final FlinkRestClient client;
-  private final List<FluidJob> jobs = new ArrayList<>();
-  private final List<Thread> threads = new ArrayList<>();
-  final Map<String, List<Long>> decisionTimes = new ConcurrentHashMap<>();
-  final AtomicLong decisions = new AtomicLong();
-  final AtomicLong rescales = new AtomicLong();
-  final AtomicLong problems = new AtomicLong();
+  private final KubernetesMockServer server;
+  private final KubernetesClient client;
+  private final OperatorMetrics metrics = new OperatorMetrics();
+  private final EventRecorder events;
+  private final Ds2Operator operator;
+  private final StandInOperator standIn;
+  private final Map<String, FluidJob> jobs = new ConcurrentHashMap<>();
+  private final Map<String, Double> baseDemand = new ConcurrentHashMap<>();
+  private int created;
+  private boolean closed;
 
-  Fleet(int n, Ds2Options options) throws Exception {
+  Fleet(int n, Map<String, String> options) throws Exception {
+    this(n, options, Duration.ofMinutes(30));
+  }
+
+  /**
+   * @param dedupe how long the operator's events de-duplicate (30 min in production)
+   */
+  Fleet(int n, Map<String, String> options, Duration dedupe) throws Exception {
+    this.options = options;
+    MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
     flink = new SimulatedFlink(8);
-    client = new FlinkRestClient(flink.url(), Duration.ofSeconds(30));
+    server =
+        new KubernetesMockServer(
+            new Context(),
+            new MockWebServer(),
+            new HashMap<>(),
+            new KubernetesCrudDispatcher(),
+            false);
+    server.init();
+    for (var kind : List.of(FlinkKinds.DEPLOYMENT, FlinkKinds.SESSION_JOB)) {
+      server.expectCustomResource(
+          new CustomResourceDefinitionContext.Builder()
+              .withGroup(kind.getGroup())
+              .withVersion(kind.getVersion())
+              .withKind(kind.getKind())
+              .withPlural(kind.getPlural())
+              .withScope("Namespaced")
+              .build());
+    }
+    client = server.createClient();
+    events = new EventRecorder(client, Clock.systemUTC(), dedupe);
+    operator = new Ds2Operator(client, List.of(NS), Ds2Options.defaults(), events, metrics);
+    standIn = new StandInOperator(client, NS, jobs::get);
     for (int i = 0; i < n; i++) {
-      String id = String.format("%032x", i + 1);
-      // 300-400 records/s into costs that need 3-5 Parse, 2-3 Enrich and 1-2 Sink instances.
-      FluidJob job =
-          new FluidJob(
-              id,
-              List.of(
-                  new FluidJob.Stage("a" + id.substring(1), "Source: In", 0, 1),
-                  new FluidJob.Stage("b" + id.substring(1), "Parse", 0.0111, 1),
-                  new FluidJob.Stage("c" + id.substring(1), "Enrich", 0.0065, 0.5),
-                  new FluidJob.Stage("d" + id.substring(1), "Sink", 0.008, 0)),
-              baseDemand(i),
-              System.currentTimeMillis());
-      flink.add(job);
-      jobs.add(job);
-      List<Long> times = Collections.synchronizedList(new ArrayList<>());
-      decisionTimes.put(id, times);
-      ControlLoop loop =
-          io.ds2.controller.loop.RestLoops.of(
-              client,
-              new JobSampler(client, id, Clock.systemUTC()),
-              options,
-              Mode.ACT,
-              DemandScenario.measured(),
-              new Counting(times));
-      Thread t =
-          new Thread(
-              () -> {
-                try {
-                  loop.run(() -> !Thread.currentThread().isInterrupted(), Long.MAX_VALUE);
-                } catch (InterruptedException e) {
-                  // stopped
-                }
-              },
-              "job-" + i);
-      t.setDaemon(true);
-      threads.add(t);
+      add();
     }
   }
 
-  /** Job {@code i}'s demand at x1: 300-400 records/s. */
-  private static double baseDemand(int i) {
-    return 300 + (i % 5) * 25;
-  }
-
+  /** Starts the operator on the jobs created so far. */
   void start() {
-    threads.forEach(Thread::start);
+    operator.start();
   }
 
-  List<FluidJob> jobs() {
-    return jobs;
+  /** Creates one more managed job (a FlinkDeployment and its simulated job); returns its name. */
+  synchronized String add() {
+    int i = created++;
+    String name = String.format("job-%05d", i);
+    String id = String.format("%032x", i + 1);
+    // 300-400 records/s into costs that need 3-5 Parse, 2-3 Enrich and 1-2 Sink instances.
+    double demand = 300 + (i % 5) * 25;
+    FluidJob job =
+        new FluidJob(
+            id,
+            List.of(
+                new FluidJob.Stage("a" + id.substring(1), "Source: In", 0, 1),
+                new FluidJob.Stage("b" + id.substring(1), "Parse", 0.0111, 1),
+                new FluidJob.Stage("c" + id.substring(1), "Enrich", 0.0065, 0.5),
+                new FluidJob.Stage("d" + id.substring(1), "Sink", 0.008, 0)),
+            demand,
+            System.currentTimeMillis());
+    flink.add(job);
+    jobs.put(name, job);
+    baseDemand.put(name, demand);
+    Map<String, String> annotations = new HashMap<>();
+    annotations.put("ds2.io/autoscaling", "enabled");
+    annotations.put("ds2.io/flink-rest-url", flink.url().toString());
+    options.forEach((k, v) -> annotations.put("ds2.io/" + k, v));
+    GenericKubernetesResource r =
+        new GenericKubernetesResourceBuilder()
+            .withApiVersion(FlinkKinds.GROUP + "/" + FlinkKinds.VERSION)
+            .withKind("FlinkDeployment")
+            .withNewMetadata()
+            .withName(name)
+            .withNamespace(NS)
+            .withAnnotations(annotations)
+            .endMetadata()
+            .withAdditionalProperties(
+                Map.of("spec", Map.of("flinkConfiguration", Map.of(), "job", Map.of())))
+            .build();
+    var resource =
+        client.genericKubernetesResources(FlinkKinds.DEPLOYMENT).inNamespace(NS).resource(r);
+    long generation = resource.create().getMetadata().getGeneration();
+    client
+        .genericKubernetesResources(FlinkKinds.DEPLOYMENT)
+        .inNamespace(NS)
+        .withName(name)
+        .subresource("status")
+        .patch(PatchContext.of(PatchType.JSON_MERGE), StandInOperator.statusPatch(generation, id));
+    return name;
+  }
+
+  /** Deletes a managed job (its FlinkDeployment, then its simulated job). */
+  void remove(String name) {
+    client
+        .genericKubernetesResources(FlinkKinds.DEPLOYMENT)
+        .inNamespace(NS)
+        .withName(name)
+        .delete();
+    FluidJob job = jobs.remove(name);
+    baseDemand.remove(name);
+    if (job != null) {
+      flink.remove(job.id());
+    }
+  }
+
+  List<String> names() {
+    return new ArrayList<>(jobs.keySet());
+  }
+
+  FluidJob job(String name) {
+    return jobs.get(name);
+  }
+
+  OperatorMetrics.JobFigures figures(String name) {
+    return metrics.figures(NS, name);
+  }
+
+  Ds2Operator operator() {
+    return operator;
+  }
+
+  OperatorMetrics metrics() {
+    return metrics;
+  }
+
+  EventRecorder events() {
+    return events;
   }
 
   long requests() {
     return flink.requests();
   }
 
+  /** Connections every REST client of the process holds open (they share one pool). */
   int openConnections() {
-    return client.openConnections();
+    return new io.ds2.flink.FlinkRestClient(flink.url(), Duration.ofSeconds(10)).openConnections();
   }
 
   /** Every job's demand times {@code factor} of its base (300-400 records/s). */
   void scaleDemand(double factor) {
-    for (int i = 0; i < jobs.size(); i++) {
-      jobs.get(i).demand(baseDemand(i) * factor);
-    }
+    jobs.forEach((name, job) -> job.demand(baseDemand.getOrDefault(name, 300.0) * factor));
   }
 
-  private boolean closed;
-
   @Override
-  public void close() throws Exception {
+  public void close() {
     if (closed) {
       return;
     }
     closed = true;
-    threads.forEach(Thread::interrupt);
-    for (Thread t : threads) {
-      t.join(10_000);
-    }
+    operator.close();
+    standIn.close();
+    client.close();
+    server.destroy();
     flink.close();
-  }
-
-  private final class Counting implements LoopListener {
-    private final List<Long> times;
-
-    Counting(List<Long> times) {
-      this.times = times;
-    }
-
-    /** A REST call failed or timed out; the loop retries it after a window. */
-    @Override
-    public void problem(ScalerEvent.Problem p) {
-      problems.incrementAndGet();
-    }
-
-    @Override
-    public void decided(JobTopology t, Decision d, Mode mode) {
-      times.add(System.nanoTime());
-      decisions.incrementAndGet();
-    }
-
-    @Override
-    public void rescaled(JobTopology t, Map<String, Integer> requested, RescaleOutcome o) {
-      if (o instanceof RescaleOutcome.Applied) {
-        rescales.incrementAndGet();
-      }
-    }
   }
 }

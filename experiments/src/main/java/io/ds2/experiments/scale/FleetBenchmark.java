@@ -1,5 +1,6 @@
 package io.ds2.experiments.scale;
 
+import io.ds2.controller.k8s.OperatorMetrics;
 import io.ds2.model.options.Ds2Options;
 import io.ds2.testkit.FluidJob;
 import io.ds2.testkit.SimulatedFlink;
@@ -9,14 +10,16 @@ import java.lang.management.MemoryType;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * One ds2 process driving N simulated jobs (a {@link SimulatedFlink} endpoint fed by fluid models)
- * with its real loop (REST client, sampler, window collector, DS2 model, policy, REST rescaler):
- * one loop per job on its own thread, one shared HTTP client. Reports the time between a job's
- * decisions, decisions and rescales, REST calls per second, CPU and heap.
+ * One ds2 operator managing N simulated jobs through its own path ({@link Fleet}: FlinkDeployments
+ * on an in-memory API server, the operator's informers, shared scheduler, state store and overrides
+ * actuator; a {@link SimulatedFlink} endpoint fed by fluid models). Reports the time between a
+ * job's decisions, decisions and rescales, REST calls per second, the process's threads (at most,
+ * during the run) and the scheduler's, CPU and heap.
  */
 public final class FleetBenchmark {
   /** 10 s windows polled every 2.5 s, no warm-up: a decision per job every window and a poll. */
@@ -41,34 +44,49 @@ public final class FleetBenchmark {
       double cpuCoresUsed,
       double peakHeapMiB,
       double heapAfterGcMiB,
-      int threads) {}
+      int threads,
+      int schedulerThreads) {}
 
   private FleetBenchmark() {}
 
   public static Result run(int jobs, Duration length) throws Exception {
-    Ds2Options options = Ds2Options.fromMap(OPTIONS);
     System.gc();
     ManagementFactory.getMemoryPoolMXBeans().forEach(MemoryPoolMXBean::resetPeakUsage);
     long cpu0 = cpuNanos();
     long t0 = System.nanoTime();
     int atOracle;
-    int threadCount;
+    int threads = 0;
+    int schedulerThreads;
     long requests;
-    Map<String, List<Long>> decisionTimes;
-    long decisions;
-    long rescales;
-    long problems;
-    try (Fleet fleet = new Fleet(jobs, options)) {
+    long decisions = 0;
+    long rescales = 0;
+    long problems = 0;
+    Map<String, List<Double>> decisionTimes = new HashMap<>();
+    try (Fleet fleet = new Fleet(jobs, OPTIONS)) {
       fleet.start();
-      Thread.sleep(length.toMillis());
-      fleet.close();
+      long end = System.nanoTime() + length.toNanos();
+      while (System.nanoTime() < end) {
+        // Each job's last decision time, as its metric says: a new value is a new decision.
+        for (String name : fleet.names()) {
+          double at = fleet.figures(name).lastDecision();
+          List<Double> times = decisionTimes.computeIfAbsent(name, n -> new ArrayList<>());
+          if (at > 0 && (times.isEmpty() || times.get(times.size() - 1) != at)) {
+            times.add(at);
+          }
+        }
+        threads = Math.max(threads, ManagementFactory.getThreadMXBean().getThreadCount());
+        Thread.sleep(1000);
+      }
+      schedulerThreads = fleet.operator().schedulerThreads();
       requests = fleet.requests();
-      threadCount = Thread.activeCount();
-      atOracle = (int) fleet.jobs().stream().filter(FleetBenchmark::atOracle).count();
-      decisionTimes = fleet.decisionTimes;
-      decisions = fleet.decisions.get();
-      rescales = fleet.rescales.get();
-      problems = fleet.problems.get();
+      atOracle =
+          (int) fleet.names().stream().map(fleet::job).filter(FleetBenchmark::atOracle).count();
+      for (String name : fleet.names()) {
+        OperatorMetrics.JobFigures f = fleet.figures(name);
+        decisions += (long) f.decisions();
+        rescales += (long) f.appliedRescales();
+        problems += (long) f.errors();
+      }
     }
     double seconds = (System.nanoTime() - t0) / 1e9;
     double cpu = (cpuNanos() - cpu0) / 1e9 / seconds;
@@ -78,9 +96,9 @@ public final class FleetBenchmark {
             .mapToLong(p -> p.getPeakUsage().getUsed())
             .sum();
     List<Double> intervals = new ArrayList<>();
-    for (List<Long> times : decisionTimes.values()) {
+    for (List<Double> times : decisionTimes.values()) {
       for (int i = 1; i < times.size(); i++) {
-        intervals.add((times.get(i) - times.get(i - 1)) / 1e9);
+        intervals.add(times.get(i) - times.get(i - 1));
       }
     }
     Collections.sort(intervals);
@@ -101,7 +119,8 @@ public final class FleetBenchmark {
         cpu,
         peak / 1048576.0,
         after / 1048576.0,
-        threadCount);
+        threads,
+        schedulerThreads);
   }
 
   /** The fluid job runs at the smallest parallelism that keeps up (its closed form). */

@@ -9,9 +9,11 @@ import java.util.function.Consumer;
 import org.apache.commons.math3.stat.regression.SimpleRegression;
 
 /**
- * ds2's loops driving many simulated jobs for a long time, their demand switching between x1 and
- * x1.5 so that every job keeps rescaling: heap after GC, live threads and open REST connections are
- * sampled throughout and must stay flat (a leak shows as a slope).
+ * ds2's operator managing many simulated jobs for a long time through its own path ({@link Fleet}),
+ * their demand switching between x1 and x1.5 so that every job keeps rescaling, and jobs deleted
+ * and created all the while: heap after GC, live threads, open REST connections, the events'
+ * de-duplication entries and the metric series are sampled throughout and must stay flat (a leak
+ * shows as a slope).
  */
 public final class SoakBenchmark {
   /** One reading, {@code seconds} into the run. */
@@ -20,6 +22,9 @@ public final class SoakBenchmark {
       double heapAfterGcMiB,
       int threads,
       int openConnections,
+      int eventEntries,
+      int metricSeries,
+      int managedJobs,
       long decisions,
       long rescales,
       long problems) {}
@@ -32,6 +37,9 @@ public final class SoakBenchmark {
       double heapSlopeMiBPerHour,
       double threadSlopePerHour,
       double connectionSlopePerHour,
+      double eventEntrySlopePerHour,
+      double metricSeriesSlopePerHour,
+      int jobsReplaced,
       long decisions,
       long rescales,
       long problems,
@@ -46,9 +54,16 @@ public final class SoakBenchmark {
     return java.util.Map.copyOf(m);
   }
 
+  /** How long events de-duplicate in the soak (production: 30 min). */
+  public static final Duration DEDUPE = Duration.ofMinutes(2);
+
   private SoakBenchmark() {}
 
   /**
+   * @param progress told each sample as it is taken
+   */
+  /**
+   * @param churnEvery how often a tenth of the jobs is deleted and as many new ones created
    * @param progress told each sample as it is taken
    */
   public static Result run(
@@ -56,18 +71,22 @@ public final class SoakBenchmark {
       Duration length,
       Duration sampleEvery,
       Duration demandPeriod,
+      Duration churnEvery,
       Consumer<Sample> progress)
       throws Exception {
     List<Sample> samples = new ArrayList<>();
     long t0 = System.nanoTime();
     int atOracle;
-    long decisions;
-    long rescales;
-    long problems;
-    try (Fleet fleet = new Fleet(jobs, Ds2Options.fromMap(OPTIONS))) {
+    int replaced = 0;
+    // Totals of the jobs deleted so far: their series are dropped with them.
+    long[] gone = new long[3];
+    long[] totals;
+    // Events de-duplicate for 2 min instead of 30, so that a 10 min run shows them evicted.
+    try (Fleet fleet = new Fleet(jobs, OPTIONS, DEDUPE)) {
       fleet.start();
       long next = sampleEvery.toNanos();
       long nextSwitch = demandPeriod.toNanos();
+      long nextChurn = churnEvery.toNanos();
       double factor = 1;
       while (System.nanoTime() - t0 < length.toNanos()) {
         long now = System.nanoTime() - t0;
@@ -76,27 +95,44 @@ public final class SoakBenchmark {
           fleet.scaleDemand(factor);
           nextSwitch += demandPeriod.toNanos();
         }
+        if (now >= nextChurn) {
+          List<String> names = fleet.names();
+          for (int i = 0; i < Math.max(1, jobs / 10); i++) {
+            String name = names.get(i);
+            long[] f = totals(fleet, List.of(name));
+            fleet.remove(name);
+            for (int k = 0; k < 3; k++) {
+              gone[k] += f[k];
+            }
+            fleet.add();
+            replaced++;
+          }
+          nextChurn += churnEvery.toNanos();
+        }
         if (now >= next) {
           System.gc();
+          long[] t = totals(fleet, fleet.names());
           Sample s =
               new Sample(
                   now / 1e9,
                   ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / 1048576.0,
                   ManagementFactory.getThreadMXBean().getThreadCount(),
                   fleet.openConnections(),
-                  fleet.decisions.get(),
-                  fleet.rescales.get(),
-                  fleet.problems.get());
+                  fleet.events().remembered(),
+                  fleet.metrics().series(),
+                  fleet.operator().managed(),
+                  t[0] + gone[0],
+                  t[1] + gone[1],
+                  t[2] + gone[2]);
           samples.add(s);
           progress.accept(s);
           next += sampleEvery.toNanos();
         }
         Thread.sleep(200);
       }
-      decisions = fleet.decisions.get();
-      rescales = fleet.rescales.get();
-      problems = fleet.problems.get();
-      atOracle = (int) fleet.jobs().stream().filter(FleetBenchmark::atOracle).count();
+      totals = totals(fleet, fleet.names());
+      atOracle =
+          (int) fleet.names().stream().map(fleet::job).filter(FleetBenchmark::atOracle).count();
     }
     // Slopes after the first minute: start-up (class loading, pools filling) is not a leak.
     List<Sample> steady = samples.stream().filter(s -> s.seconds() >= 60).toList();
@@ -108,10 +144,25 @@ public final class SoakBenchmark {
         slopePerHour(steady, Sample::heapAfterGcMiB),
         slopePerHour(steady, s -> s.threads()),
         slopePerHour(steady, s -> s.openConnections()),
-        decisions,
-        rescales,
-        problems,
+        slopePerHour(steady, s -> s.eventEntries()),
+        slopePerHour(steady, s -> s.metricSeries()),
+        replaced,
+        totals[0] + gone[0],
+        totals[1] + gone[1],
+        totals[2] + gone[2],
         atOracle);
+  }
+
+  /** Decisions, applied rescales and problems of {@code names}, from the operator's metrics. */
+  private static long[] totals(Fleet fleet, List<String> names) {
+    long[] t = new long[3];
+    for (String name : names) {
+      var f = fleet.figures(name);
+      t[0] += (long) f.decisions();
+      t[1] += (long) f.appliedRescales();
+      t[2] += (long) f.errors();
+    }
+    return t;
   }
 
   private static double slopePerHour(
