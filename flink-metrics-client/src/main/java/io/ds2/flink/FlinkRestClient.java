@@ -136,8 +136,8 @@ public final class FlinkRestClient {
           continue;
         }
         if (!response.isSuccessful()) {
-          throw new FlinkRestException(
-              Kind.HTTP_STATUS,
+          throw FlinkRestException.httpStatus(
+              response.code(),
               request.method()
                   + " "
                   + request.url()

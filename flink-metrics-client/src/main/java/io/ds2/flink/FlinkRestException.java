@@ -26,6 +26,7 @@ public final class FlinkRestException extends RuntimeException {
   }
 
   private final Kind kind;
+  private final int httpStatus;
 
   public FlinkRestException(Kind kind, String message) {
     this(kind, message, null);
@@ -34,6 +35,25 @@ public final class FlinkRestException extends RuntimeException {
   public FlinkRestException(Kind kind, String message, Throwable cause) {
     super(message, cause);
     this.kind = kind;
+    this.httpStatus = 0;
+  }
+
+  /** Flink answered with a non-2xx status. */
+  public static FlinkRestException httpStatus(int status, String message) {
+    return new FlinkRestException(status, message);
+  }
+
+  private FlinkRestException(int status, String message) {
+    super(message);
+    this.kind = Kind.HTTP_STATUS;
+    this.httpStatus = status;
+  }
+
+  /** The HTTP status Flink answered with, for {@link Kind#HTTP_STATUS}; else empty. */
+  public java.util.OptionalInt httpStatus() {
+    return kind == Kind.HTTP_STATUS
+        ? java.util.OptionalInt.of(httpStatus)
+        : java.util.OptionalInt.empty();
   }
 
   public Kind kind() {

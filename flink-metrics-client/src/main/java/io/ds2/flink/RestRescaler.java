@@ -59,7 +59,8 @@ public final class RestRescaler implements Actuator {
     try {
       before = client.get(path, requirementsType);
     } catch (FlinkRestException e) {
-      if (e.kind() == Kind.HTTP_STATUS && e.getMessage().contains("HTTP 500")) {
+      if (e.httpStatus().orElse(0) == 500) {
+        // The default scheduler answers the resource-requirements endpoint with 500.
         return new RequestResult.Unsupported(
             "Flink at "
                 + client.baseUrl()

@@ -38,14 +38,7 @@ public final class DecisionLog implements LoopListener, AutoCloseable {
 
   @Override
   public void problem(ScalerEvent.Problem p) {
-    write(
-        "{\"type\":\"problem\",\"time\":\""
-            + clock.instant()
-            + "\",\"kind\":\""
-            + p.kind()
-            + "\",\"message\":"
-            + com.fasterxml.jackson.databind.node.TextNode.valueOf(p.text())
-            + "}");
+    write(DecisionJson.problem(p, clock.instant()).toString());
   }
 
   private void write(String line) {

@@ -9,6 +9,7 @@ import io.ds2.model.policy.VertexDecision;
 import io.ds2.model.scaler.JobTopology;
 import io.ds2.model.scaler.Mode;
 import io.ds2.model.scaler.RescaleOutcome;
+import io.ds2.model.scaler.ScalerEvent;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
@@ -55,6 +56,16 @@ public final class DecisionJson {
     return root;
   }
 
+  /** A problem the loop reported (and goes on from). */
+  public static ObjectNode problem(ScalerEvent.Problem p, Instant time) {
+    ObjectNode root = MAPPER.createObjectNode();
+    root.put("type", "problem");
+    root.put("time", time.toString());
+    root.put("kind", p.kind().name());
+    root.put("message", p.text());
+    return root;
+  }
+
   public static ObjectNode rescale(
       JobTopology t, Map<String, Integer> requested, RescaleOutcome outcome, Instant time) {
     ObjectNode root = MAPPER.createObjectNode();
@@ -69,6 +80,7 @@ public final class DecisionJson {
       root.put("downtimeSeconds", a.downtime().toMillis() / 1000.0);
     } else if (outcome instanceof RescaleOutcome.NotApplied n) {
       root.put("outcome", "not-applied");
+      root.put("cause", n.cause().name().toLowerCase(Locale.ROOT).replace('_', '-'));
       ObjectNode running = root.putObject("running");
       n.running().forEach(running::put);
       root.put("message", n.message());

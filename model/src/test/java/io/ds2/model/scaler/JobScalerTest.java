@@ -1,0 +1,153 @@
+package io.ds2.model.scaler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ds2.model.estimate.DemandScenario;
+import io.ds2.model.graph.Edge;
+import io.ds2.model.graph.JobGraph;
+import io.ds2.model.graph.Vertex;
+import io.ds2.model.options.Ds2Options;
+import io.ds2.model.policy.Action;
+import io.ds2.model.policy.ScalingPolicy;
+import io.ds2.model.window.JobSample;
+import io.ds2.model.window.SubtaskSample;
+import io.ds2.model.window.VertexSample;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The core stepped by hand: what it asks for next, and when, after a poll, a failed poll, a job
+ * that ended, and a cluster that cannot rescale.
+ */
+class JobScalerTest {
+  private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+  private static final JobGraph GRAPH =
+      JobGraph.of(
+          List.of(new Vertex("s", "Source", 128), new Vertex("w", "Work", 128)),
+          List.of(new Edge("s", "w", "REBALANCE")));
+  private static final Ds2Options OPTIONS =
+      Ds2Options.fromMap(
+          Map.of("window", "10s", "warm-up", "0s", "sample-interval", "1s", "activation", "1"));
+
+  private Instant now = T0;
+  private final Clock clock =
+      new Clock() {
+        @Override
+        public Instant instant() {
+          return now;
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+          return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+          return this;
+        }
+      };
+
+  private final JobScaler scaler =
+      new JobScaler(
+          new ScalingPolicy(OPTIONS, clock),
+          DemandScenario.measured(),
+          Mode.ACT,
+          Duration.ofMillis(250));
+
+  /** Work (1 instance, 10 ms a record) runs flat out at 100/s; 300/s arrive: it needs 3. */
+  private JobSample sample(String state) {
+    double t = Duration.between(T0, now).toMillis() / 1000.0 + 100;
+    return new JobSample(
+        now,
+        state,
+        T0.minusSeconds(100),
+        OptionalLong.of(0),
+        Map.of(
+            "s",
+            new VertexSample(
+                "s",
+                "RUNNING",
+                1,
+                List.of(SubtaskSample.of(0, 100 * t, 100 * t, 0, 0, 1000 * t)),
+                OptionalDouble.of(200 * t)),
+            "w",
+            new VertexSample(
+                "w",
+                "RUNNING",
+                1,
+                List.of(SubtaskSample.of(0, 100 * t, 100 * t, 1000 * t, 0, 0)),
+                OptionalDouble.empty())));
+  }
+
+  private Step poll() {
+    return scaler.step(new ScalerInput.Sampled(GRAPH, sample("RUNNING")), now);
+  }
+
+  @Test
+  void itPollsAtAFixedRateUntilAWindowIsDecidedThenAsksForTheRescale() {
+    ScalerAction first = scaler.start(now).next();
+    assertEquals(new ScalerAction.Sample(T0, true), first, "a new window reads the topology");
+    Step s = poll();
+    for (int i = 0; s.next() instanceof ScalerAction.Sample next; i++) {
+      assertEquals(now.plusSeconds(1), next.at(), "every sample interval");
+      assertTrue(i < 20, "a window within 20 polls");
+      now = next.at();
+      s = poll();
+    }
+    ScalerEvent.Decided decided =
+        assertInstanceOf(ScalerEvent.Decided.class, s.events().get(s.events().size() - 1));
+    assertInstanceOf(Action.Rescale.class, decided.decision().action());
+    assertEquals(Map.of("s", 1, "w", 3), ((ScalerAction.Request) s.next()).target());
+    assertTrue(s.stateChanged(), "a decision is saved");
+  }
+
+  @Test
+  void aFailedPollIsReportedAndANewWindowStartsAWindowLater() {
+    scaler.start(now);
+    poll();
+    Step s = scaler.step(new ScalerInput.SampleFailed("Flink did not answer"), now);
+    ScalerEvent.Problem p = assertInstanceOf(ScalerEvent.Problem.class, s.events().get(0));
+    assertEquals(ScalerEvent.Problem.Kind.SAMPLING_FAILED, p.kind());
+    assertEquals("Flink did not answer; retrying in 10 s", p.text());
+    assertEquals(new ScalerAction.Sample(T0.plusSeconds(10), true), s.next());
+  }
+
+  @Test
+  void aJobThatEndedStopsTheLoopWithoutADecision() {
+    scaler.start(now);
+    Step s = scaler.step(new ScalerInput.Sampled(GRAPH, sample("CANCELED")), now);
+    assertTrue(s.events().isEmpty());
+    assertEquals(
+        "job became CANCELED while collecting metrics",
+        assertInstanceOf(ScalerAction.Stop.class, s.next()).why());
+  }
+
+  @Test
+  void aClusterThatCannotRescaleTurnsTheLoopIntoAnAdvisor() {
+    scaler.start(now);
+    Step s = poll();
+    while (s.next() instanceof ScalerAction.Sample next) {
+      now = next.at();
+      s = poll();
+    }
+    s =
+        scaler.step(
+            new ScalerInput.Answered(new RequestResult.Unsupported("not the adaptive scheduler")),
+            now);
+    assertInstanceOf(ScalerEvent.Rescaled.class, s.events().get(0));
+    ScalerEvent.Problem p = assertInstanceOf(ScalerEvent.Problem.class, s.events().get(1));
+    assertEquals(ScalerEvent.Problem.Kind.NOW_ADVISING, p.kind());
+    assertEquals(Mode.ADVISOR, scaler.mode());
+    assertInstanceOf(ScalerAction.Sample.class, s.next());
+  }
+}
