@@ -32,6 +32,16 @@ public enum ReasonCode {
   SCALE_DOWN_BELOW_THRESHOLD,
   /** Fewer windows than activation agree on the change so far. */
   ACTIVATING,
+  /**
+   * The activation windows all asked for a scale-up: the smallest of their recommendations is
+   * taken, which may be below this window's.
+   */
+  ACTIVATION_SMALLEST,
+  /**
+   * A scale-down that waited out the delay goes to the highest recommendation since it began, which
+   * may be above this window's.
+   */
+  SCALE_DOWN_TO_HIGHEST,
   /** The windows in the activation period disagree on the direction. */
   DIRECTION_UNSTABLE,
   /** Recommendations have not been lower for the whole scale-down delay yet. */

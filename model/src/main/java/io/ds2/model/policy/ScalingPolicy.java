@@ -9,7 +9,6 @@ import io.ds2.model.policy.VertexTargets.Proposal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -79,41 +78,6 @@ public final class ScalingPolicy implements DecisionPolicy {
               m.down = down;
             });
     backoffUntil = saved.backoffUntil();
-  }
-
-  /**
-   * What the policy remembers of one vertex: its proposals of the recent windows (a ring of the
-   * last {@code activation}, {@code filled} of them valid), a pending scale-down and its note.
-   */
-  private static final class VertexMemory {
-    final int[] recent;
-    int filled;
-    int next;
-    ScaleDown down;
-    DelayNote note;
-
-    VertexMemory(int activation) {
-      recent = new int[Math.max(1, activation)];
-    }
-
-    void add(int proposed) {
-      recent[next] = proposed;
-      next = (next + 1) % recent.length;
-      filled = Math.min(filled + 1, recent.length);
-    }
-
-    /** The i-th of the valid recent proposals, oldest first. */
-    int get(int i) {
-      return recent[Math.floorMod(next - filled + i, recent.length)];
-    }
-
-    List<Integer> recentList() {
-      List<Integer> l = new ArrayList<>(filled);
-      for (int i = 0; i < filled; i++) {
-        l.add(get(i));
-      }
-      return l;
-    }
   }
 
   private VertexMemory memoryOf(int position, String id) {
@@ -198,7 +162,7 @@ public final class ScalingPolicy implements DecisionPolicy {
       Proposal p = proposals.get(i);
       VertexMemory m = memoryOf(i, p.estimate().vertexId());
       m.add(p.proposed());
-      targets[i] = target(p, m, now, extra, i);
+      targets[i] = m.target(p, now, options, extra, i);
     }
     boolean changes = VertexTargets.changed(proposals, targets);
     // Joins a rescale, never starts one: alone, a consumer at its capacity flips between windows.
@@ -255,80 +219,6 @@ public final class ScalingPolicy implements DecisionPolicy {
         now, estimate, proposals, extra, HoldReasons.code(extra), HoldReasons.message(extra));
   }
 
-  /** Per vertex: activation over the recent windows, then the scale-down delay. */
-  private int target(Proposal p, VertexMemory m, Instant now, Reason[] extra, int i) {
-    int current = p.estimate().currentParallelism();
-    boolean allUp = true;
-    boolean allDown = true;
-    boolean anyChange = false;
-    int lowest = Integer.MAX_VALUE;
-    int highest = Integer.MIN_VALUE;
-    for (int k = 0; k < m.filled; k++) {
-      int h = m.get(k);
-      allUp &= h > current;
-      allDown &= h < current;
-      anyChange |= h != current;
-      lowest = Math.min(lowest, h);
-      highest = Math.max(highest, h);
-    }
-    if (anyChange && m.filled < options.activation()) {
-      extra[i] =
-          new Reason(
-              ReasonCode.ACTIVATING,
-              m.filled + " of " + options.activation() + " windows agree on a change so far");
-      return current;
-    }
-    if (!allDown) {
-      m.down = null;
-      m.note = null;
-    }
-    if (allUp) {
-      return lowest;
-    }
-    if (allDown) {
-      ScaleDown down = m.down;
-      if (down == null || highest > down.highest()) {
-        down = new ScaleDown(down == null ? now : down.since(), highest);
-        m.down = down;
-      }
-      Instant due = down.since().plus(options.scaleDownDelay());
-      if (now.isBefore(due)) {
-        extra[i] = delayNote(m, down, due);
-        return current;
-      }
-      return down.highest();
-    }
-    if (anyChange) {
-      extra[i] =
-          new Reason(
-              ReasonCode.DIRECTION_UNSTABLE,
-              "the last " + m.filled + " windows disagree on the direction: " + m.recentList());
-    }
-    return current;
-  }
-
-  // A pending scale-down is noted every window until it is due; its text (two timestamps) is
-  // rendered once per change of it, not once per vertex per window.
-  private Reason delayNote(VertexMemory m, ScaleDown down, Instant due) {
-    DelayNote last = m.note;
-    if (last != null && last.down().equals(down)) {
-      return last.reason();
-    }
-    Reason r =
-        new Reason(
-            ReasonCode.SCALE_DOWN_DELAYED,
-            "lower since "
-                + down.since()
-                + "; scaling down to the highest recommendation ("
-                + down.highest()
-                + ") after "
-                + due);
-    m.note = new DelayNote(down, r);
-    return r;
-  }
-
-  private record DelayNote(ScaleDown down, Reason reason) {}
-
   /** The job now runs at the requested parallelism: a new operating point, start afresh. */
   @Override
   public void rescaleApplied() {
@@ -355,15 +245,17 @@ public final class ScalingPolicy implements DecisionPolicy {
       Reason[] extra,
       ReasonCode code,
       String message) {
+    Reason held = new Reason(code, message);
     int[] current = new int[proposals.size()];
     for (int i = 0; i < current.length; i++) {
       current[i] = proposals.get(i).estimate().currentParallelism();
+      // A vertex kept from a change it was proposed says why, not only the decision.
+      if (extra[i] == null && proposals.get(i).proposed() != current[i]) {
+        extra[i] = held;
+      }
     }
     return new Decision(
-        now,
-        estimate,
-        vertexDecisions(proposals, current, extra),
-        new Action.Hold(new Reason(code, message)));
+        now, estimate, vertexDecisions(proposals, current, extra), new Action.Hold(held));
   }
 
   private static List<VertexDecision> vertexDecisions(

@@ -105,6 +105,25 @@ class ScalingPolicyTest {
   }
 
   @Test
+  void aTargetOtherThanThisWindowsRecommendationSaysWhy() {
+    ScalingPolicy up = new ScalingPolicy(options("activation", "2"), clock);
+    decide(up, 1000, 2.9, 0, 1); // wants 3
+    Decision d = decide(up, 1000, 3.5, 0, 1); // wants 4: the smaller, 3, is taken
+    assertEquals(3, target(d));
+    assertEquals(4, d.vertex("w").orElseThrow().recommended());
+    assertTrue(codes(d).contains(ReasonCode.ACTIVATION_SMALLEST), codes(d).toString());
+    ScalingPolicy down =
+        new ScalingPolicy(options("scale-down-delay", "60s", "scale-down-threshold", "0"), clock);
+    decide(down, 1000, 4.5, 0, 8); // wants 5
+    decide(down, 1000, 2.5, 0, 8); // wants 3
+    decide(down, 1000, 2.5, 0, 8);
+    Decision after = decide(down, 1000, 2.5, 0, 8); // the delay is over: the highest, 5
+    assertEquals(5, target(after));
+    assertEquals(3, after.vertex("w").orElseThrow().recommended());
+    assertTrue(codes(after).contains(ReasonCode.SCALE_DOWN_TO_HIGHEST), codes(after).toString());
+  }
+
+  @Test
   void disagreeingDirectionsHold() {
     ScalingPolicy policy = new ScalingPolicy(options("activation", "2"), clock);
     decide(policy, 1000, 5.5, 0, 4); // wants 6: up
