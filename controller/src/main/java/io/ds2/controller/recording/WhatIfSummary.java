@@ -68,6 +68,7 @@ public final class WhatIfSummary implements WhatIf.Listener {
   private final List<WouldRescale> rescales = new ArrayList<>();
   private final Map<String, PlanRow> plan = new LinkedHashMap<>();
   private final Map<String, String> names = new LinkedHashMap<>();
+  private final Map<String, String> eventNames = new LinkedHashMap<>();
   private final List<Note> recordedEvents = new ArrayList<>();
   private final List<Note> problems = new ArrayList<>();
   private long recordedEventCount;
@@ -175,12 +176,18 @@ public final class WhatIfSummary implements WhatIf.Listener {
     }
   }
 
+  /**
+   * The recording's own events, decisions aside (the replay makes its own): described from their
+   * details with vertex names, kept in time order.
+   */
   @Override
   public void replayed(Recorded record) {
-    if (record instanceof Recorded.Event e) {
+    if (record instanceof Recorded.Topology t) {
+      t.topology().graph().topologicalOrder().forEach(v -> eventNames.put(v.id(), v.name()));
+    } else if (record instanceof Recorded.Event e && !"decision".equals(e.kind())) {
       recordedEventCount++;
       if (recordedEvents.size() < MAX_KEPT) {
-        recordedEvents.add(new Note(e.time(), e.kind(), e.message()));
+        recordedEvents.add(new Note(e.time(), e.kind(), RecordedEventText.describe(e, eventNames)));
       }
     }
   }
@@ -211,8 +218,9 @@ public final class WhatIfSummary implements WhatIf.Listener {
     return names.getOrDefault(vertexId, vertexId);
   }
 
+  /** The recording's events (decisions aside) in time order, at most the first 500. */
   public List<Note> recordedEvents() {
-    return List.copyOf(recordedEvents);
+    return recordedEvents.stream().sorted(java.util.Comparator.comparing(Note::time)).toList();
   }
 
   public long recordedEventCount() {

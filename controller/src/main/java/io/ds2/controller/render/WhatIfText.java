@@ -106,10 +106,12 @@ public final class WhatIfText implements WhatIf.Listener {
     }
     if (s.recordedEventCount() > 0) {
       out.println();
-      out.println("Recorded events: " + s.recordedEventCount());
+      out.println(
+          "Recorded events: "
+              + s.recordedEventCount()
+              + (s.recordedEventCount() > SHOWN_EVENTS ? " (the first " + SHOWN_EVENTS + ")" : ""));
       s.recordedEvents().stream()
-          .filter(e -> !e.kind().equals("decision"))
-          .limit(20)
+          .limit(SHOWN_EVENTS)
           .forEach(e -> out.printf("  %s  %s: %s%n", e.time(), e.kind(), e.message()));
     }
     out.println();
@@ -127,6 +129,8 @@ public final class WhatIfText implements WhatIf.Listener {
     }
     out.flush();
   }
+
+  private static final int SHOWN_EVENTS = 20;
 
   static String changes(Map<String, Integer> from, Map<String, Integer> to) {
     return from.keySet().stream()

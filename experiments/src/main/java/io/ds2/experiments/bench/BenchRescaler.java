@@ -4,6 +4,7 @@ import io.ds2.controller.loop.LoopListener;
 import io.ds2.controller.loop.Rescales;
 import io.ds2.controller.recording.Recorded;
 import io.ds2.controller.recording.RecordingWriter;
+import io.ds2.controller.render.DecisionSummary;
 import io.ds2.flink.RestRescaler;
 import io.ds2.flink.Sleeper;
 import io.ds2.model.policy.Decision;
@@ -100,8 +101,11 @@ public final class BenchRescaler {
       result.put("downtimeSeconds", a.downtime().toMillis() / 1000.0);
     } else {
       kind = "rescale-not-applied";
-      result.put("outcome", outcome.toString());
+      result.put("outcome", outcome.kind().label());
+      result.put("message", DecisionSummary.rescale(outcome).strip());
     }
-    recording.write(new Recorded.Event(clock.instant(), kind, outcome.toString(), result));
+    recording.write(
+        new Recorded.Event(
+            clock.instant(), kind, DecisionSummary.rescale(outcome).strip(), result));
   }
 }
