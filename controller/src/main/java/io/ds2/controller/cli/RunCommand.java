@@ -130,7 +130,11 @@ final class RunCommand implements Callable<Integer>, ScalingFlags.Taker {
               StandardOpenOption.APPEND),
           Clock.systemUTC());
     } catch (IOException e) {
-      throw new UsageException("--decision-log: cannot write " + decisionLog + ": " + e);
+      throw new UsageException(
+          "--decision-log: cannot write "
+              + decisionLog
+              + ": "
+              + io.ds2.controller.recording.ReadErrors.io(e));
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.ds2.controller.cli;
 
 import io.ds2.controller.recording.Ds2ReferenceLog;
+import io.ds2.controller.recording.ReadErrors;
 import io.ds2.controller.recording.RecordSource;
 import io.ds2.controller.recording.Recorded;
 import io.ds2.controller.recording.RecordingReader;
@@ -110,7 +111,7 @@ final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
 
   @Override
   public Integer call() throws Exception {
-    ScalingFlags.read(spec, Map.of()); // bad flags are usage errors before any file is read
+    ScalingFlags.validate(spec, Map.of()); // bad flags are usage errors before any file is read
     if (rateScale != null && !sourceRates.given.isEmpty()) {
       throw new UsageException("--rate-scale and --source-rate exclude each other");
     }
@@ -118,6 +119,9 @@ final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
       throw new UsageException("--rate-scale must be a number > 0, was " + rateScale);
     }
     double scale = rateScale == null ? 1 : rateScale;
+    if (report != null) {
+      WritableFile.check("--report", report); // before the replay, not after it
+    }
     PrintWriter out = spec.commandLine().getOut();
     StderrProgress progress = new StderrProgress(spec.commandLine().getErr());
     try (RecordSource source = open()) {
@@ -163,7 +167,7 @@ final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
         try {
           Files.writeString(report, html, StandardCharsets.UTF_8);
         } catch (IOException e) {
-          throw new UsageException("--report: cannot write " + report + ": " + e);
+          throw new UsageException("--report: cannot write " + report + ": " + ReadErrors.io(e));
         }
         spec.commandLine().getErr().println("report written to " + report);
         spec.commandLine().getErr().flush();

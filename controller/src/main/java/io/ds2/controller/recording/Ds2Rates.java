@@ -42,7 +42,7 @@ final class Ds2Rates {
     } catch (NoSuchFileException e) {
       throw new RecordingFormatException(path + ": no such file");
     } catch (IOException e) {
-      throw new RecordingFormatException(path + ": cannot read: " + e.getMessage());
+      throw new RecordingFormatException(path + ": cannot read: " + ReadErrors.io(e));
     }
     List<CsvLine> result = new ArrayList<>();
     for (int i = 0; i < lines.size(); i++) {

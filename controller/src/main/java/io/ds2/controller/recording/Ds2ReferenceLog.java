@@ -139,7 +139,7 @@ public final class Ds2ReferenceLog implements RecordSource {
     } catch (NoSuchFileException e) {
       throw new RecordingFormatException(ratesLog + ": no such file");
     } catch (IOException e) {
-      throw new RecordingFormatException(ratesLog + ": cannot read: " + e.getMessage());
+      throw new RecordingFormatException(ratesLog + ": cannot read: " + ReadErrors.io(e));
     }
   }
 
@@ -175,7 +175,7 @@ public final class Ds2ReferenceLog implements RecordSource {
     try {
       text = rates.readLine();
     } catch (IOException e) {
-      throw new RecordingFormatException(ratesPath + ": cannot read: " + e.getMessage());
+      throw new RecordingFormatException(ratesPath + ": cannot read: " + ReadErrors.io(e));
     }
     if (text == null) {
       ended = true;

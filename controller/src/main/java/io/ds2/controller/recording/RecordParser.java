@@ -181,7 +181,10 @@ final class RecordParser {
     if (value.isNull()) {
       return OptionalDouble.empty();
     }
-    if (!value.isNumber() || !Double.isFinite(value.asDouble()) || value.asDouble() < 0) {
+    if (value.isNumber() && !Double.isFinite(value.asDouble())) {
+      throw bad(where + " is out of range (beyond any double), expected a number >= 0 or null");
+    }
+    if (!value.isNumber() || value.asDouble() < 0) {
       throw bad(where + " is " + value + ", expected a number >= 0 or null");
     }
     return OptionalDouble.of(value.asDouble());

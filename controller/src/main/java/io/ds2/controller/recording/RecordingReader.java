@@ -65,7 +65,7 @@ public final class RecordingReader implements RecordSource {
     } catch (NoSuchFileException e) {
       throw new RecordingFormatException(path + ": no such file");
     } catch (IOException e) {
-      throw new RecordingFormatException(path + ": cannot read: " + e.getMessage());
+      throw new RecordingFormatException(path + ": cannot read: " + ReadErrors.io(e));
     }
   }
 
@@ -169,7 +169,7 @@ public final class RecordingReader implements RecordSource {
       }
       return n;
     } catch (JacksonException e) {
-      throw error("not valid JSON (" + e.getOriginalMessage() + ")");
+      throw error(ReadErrors.json(e));
     }
   }
 
@@ -191,9 +191,9 @@ public final class RecordingReader implements RecordSource {
         return Optional.empty();
       }
       throw new RecordingFormatException(
-          path + ":" + (line + 1) + ": compressed data ends early (" + e.getMessage() + ")");
+          path + ":" + (line + 1) + ": compressed data ends early (a cut or damaged file)");
     } catch (IOException e) {
-      throw new UncheckedIOException(path + ": cannot read: " + e.getMessage(), e);
+      throw new UncheckedIOException(path + ": cannot read: " + ReadErrors.io(e), e);
     }
   }
 

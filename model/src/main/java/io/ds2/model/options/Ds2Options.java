@@ -74,7 +74,7 @@ public record Ds2Options(
               WINDOW,
               "30s",
               "Length of one observation window; rates are counter deltas over it"
-                  + " (10s or more)."),
+                  + " (10s or more, unless Flink refreshes metrics faster: shorter ones warn)."),
           spec(
               WARM_UP,
               "30s",
