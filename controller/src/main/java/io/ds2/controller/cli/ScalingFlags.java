@@ -1,7 +1,6 @@
 package io.ds2.controller.cli;
 
 import io.ds2.model.options.Ds2Options;
-import io.ds2.model.options.Durations;
 import io.ds2.model.options.OptionSpec;
 import java.util.HashMap;
 import java.util.Map;
@@ -34,24 +33,10 @@ public final class ScalingFlags {
    *     shorter windows); the user's flags still win
    */
   public static Ds2Options read(CommandSpec command, Map<String, String> overrides) {
-    Ds2Options o = validate(command, overrides);
-    if (o.window().compareTo(SHORTEST_USUAL_WINDOW) < 0) {
-      command
-          .commandLine()
-          .getErr()
-          .println(
-              command.qualifiedName()
-                  + ": warning: --window "
-                  + Durations.format(o.window())
-                  + " is under 10s: Flink refreshes its metrics every 10 s unless"
-                  + " metrics.fetcher.update-interval says otherwise, and a window needs two"
-                  + " readings or more");
-      command.commandLine().getErr().flush();
-    }
-    return o;
+    return validate(command, overrides);
   }
 
-  /** As {@link #read}, without a word on stderr (checking the flags before anything else). */
+  /** Checks the flags before anything else is done: a bad one is a usage error. */
   public static Ds2Options validate(CommandSpec command, Map<String, String> overrides) {
     Map<String, String> given = new HashMap<>(overrides);
     for (OptionSpec s : Ds2Options.SPECS) {
@@ -62,7 +47,4 @@ public final class ScalingFlags {
     }
     return Ds2Options.fromMap(given);
   }
-
-  // Flink's default metrics.fetcher.update-interval: a shorter window holds under two readings.
-  private static final java.time.Duration SHORTEST_USUAL_WINDOW = java.time.Duration.ofSeconds(10);
 }

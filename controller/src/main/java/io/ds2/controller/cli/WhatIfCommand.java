@@ -213,6 +213,20 @@ final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
               + Durations.format(wait)
               + "; leave --sample-interval out to poll at the recording's pace");
     }
+    header
+        .metricRefresh()
+        .filter(refresh -> o.window().compareTo(refresh) < 0)
+        .ifPresent(
+            refresh ->
+                spec.commandLine()
+                    .getErr()
+                    .println(
+                        "whatif: warning: --window "
+                            + Durations.format(o.window())
+                            + " is shorter than the recording's metric refresh ("
+                            + Durations.format(refresh)
+                            + "): a window spans two readings, so at least "
+                            + Durations.format(refresh)));
     return o;
   }
 

@@ -66,7 +66,7 @@ class WhatIfFuzzTest {
       List<String> args =
           new ArrayList<>(
               List.of(
-                  "whatif", "--recording", file.toString(), "--window", "10s", "--warm-up", "0s"));
+                  "whatif", "--recording", file.toString(), "--window", "5s", "--warm-up", "0s"));
       if (skipBadLines) {
         args.add("--skip-bad-lines");
       }

@@ -74,7 +74,8 @@ public record Ds2Options(
               WINDOW,
               "30s",
               "Length of one observation window; rates are counter deltas over it"
-                  + " (10s or more, unless Flink refreshes metrics faster: shorter ones warn)."),
+                  + "; it spans at least one of Flink's metric refreshes (10s by default) whatever is"
+                  + " asked."),
           spec(
               WARM_UP,
               "30s",
