@@ -39,12 +39,19 @@ import picocli.CommandLine.Option;
     name = "demo",
     mixinStandardHelpOptions = true,
     sortOptions = false,
+    header = "Watch ds2 scale a sample job on an in-process Flink cluster.",
     description = {
-      "Run an in-process Flink cluster with a sample job started under-provisioned; the",
-      "controller scales it, then follows a doubling of the source rate, and prints a summary.",
-      "Ctrl-C stops cleanly (with the summary so far)."
+      "Runs an in-process Flink cluster with a sample job started under-provisioned; the"
+          + " controller scales it, then follows a doubling of the source rate, and prints a"
+          + " summary.",
+      "Ctrl-C stops cleanly, with the summary so far."
     })
 public final class DemoCommand implements Callable<Integer>, ScalingFlags.Taker {
+  @Override
+  public Map<String, String> defaults() {
+    return DEMO_DEFAULTS;
+  }
+
   // The demo cluster refreshes metrics every second, so short windows are accurate.
   private static final Map<String, String> DEMO_DEFAULTS =
       Map.of(

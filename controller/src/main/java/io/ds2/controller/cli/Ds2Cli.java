@@ -62,7 +62,10 @@ public final class Ds2Cli implements Runnable {
     cli.setErr(err);
     cli.getSubcommands().values().stream()
         .filter(c -> c.getCommand() instanceof ScalingFlags.Taker)
-        .forEach(c -> ScalingFlags.addTo(c.getCommandSpec()));
+        .forEach(
+            c ->
+                ScalingFlags.addTo(
+                    c.getCommandSpec(), ((ScalingFlags.Taker) c.getCommand()).defaults()));
     cli.setParameterExceptionHandler(usageHandler());
     cli.setExecutionExceptionHandler(failureHandler());
     return cli.execute(args);
@@ -75,7 +78,7 @@ public final class Ds2Cli implements Runnable {
       err.println(
           cmd.getCommandSpec().qualifiedName()
               + ": "
-              + ex.getMessage()
+              + ex.getMessage().replaceFirst("^Error: ", "")
               + " (see "
               + cmd.getCommandSpec().qualifiedName()
               + " --help)");

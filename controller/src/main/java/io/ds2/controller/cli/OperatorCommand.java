@@ -29,19 +29,31 @@ import picocli.CommandLine.Option;
     name = "operator",
     mixinStandardHelpOptions = true,
     sortOptions = false,
+    header = "Autoscale annotated FlinkDeployments and FlinkSessionJobs on Kubernetes.",
     description = {
-      "Autoscale FlinkDeployments and FlinkSessionJobs annotated ds2.io/autoscaling: enabled",
-      "(or advisor) by patching their parallelism overrides. Leader-elected through a Lease;",
-      "/healthz and /readyz on the management port. SIGTERM stops cleanly."
+      "Manages the FlinkDeployments and FlinkSessionJobs annotated ds2.io/autoscaling: enabled (or"
+          + " advisor) by patching their parallelism overrides.",
+      "Leader-elected through a Lease; /healthz, /readyz and /metrics on the management port.",
+      "SIGTERM stops cleanly."
     })
 final class OperatorCommand implements Callable<Integer>, ScalingFlags.Taker {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--namespace", paramLabel = "NS", description = "Namespace to watch. Repeatable.")
-  List<String> namespaces = new ArrayList<>();
+  /** Which namespaces to watch: some, or all; one of the two is required. */
+  static final class Watch {
+    @Option(
+        names = "--namespace",
+        paramLabel = "NS",
+        required = true,
+        description = "Namespace to watch. Repeatable.")
+    List<String> namespaces = new ArrayList<>();
 
-  @Option(names = "--all-namespaces", description = "Watch every namespace.")
-  boolean allNamespaces;
+    @Option(names = "--all-namespaces", required = true, description = "Watch every namespace.")
+    boolean allNamespaces;
+  }
+
+  @picocli.CommandLine.ArgGroup(exclusive = true, multiplicity = "1")
+  Watch watch = new Watch();
 
   @Option(
       names = "--config",
@@ -53,7 +65,7 @@ final class OperatorCommand implements Callable<Integer>, ScalingFlags.Taker {
   @Option(
       names = "--port",
       paramLabel = "PORT",
-      description = "Management port (/healthz, /readyz). Default: 8085.")
+      description = "Management port (/healthz, /readyz, /metrics). Default: 8085.")
   int port = 8085;
 
   @Option(
@@ -101,10 +113,8 @@ final class OperatorCommand implements Callable<Integer>, ScalingFlags.Taker {
 
   @Override
   public Integer call() throws Exception {
-    if (allNamespaces == !namespaces.isEmpty()) {
-      throw new UsageException(
-          "give --namespace NS (repeatable) or --all-namespaces, not both or neither");
-    }
+    List<String> namespaces = watch.namespaces;
+    boolean allNamespaces = watch.allNamespaces;
     if (loopThreads < 1 || loopThreads > 256) {
       throw new UsageException("--loop-threads must be between 1 and 256, was " + loopThreads);
     }

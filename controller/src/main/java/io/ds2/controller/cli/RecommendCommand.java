@@ -23,10 +23,11 @@ import picocli.CommandLine.Option;
     name = "recommend",
     mixinStandardHelpOptions = true,
     sortOptions = false,
+    header = "Print the parallelism every vertex of a running job needs.",
     description = {
-      "Observe a running job for one window and print the parallelism every vertex needs.",
-      "Demand is taken from --source-rate where given, else inferred from each source's output",
-      "and backlog (pendingRecords)."
+      "Observes the job for one window and prints the parallelism every vertex needs.",
+      "Demand is taken from --source-rate where given, else inferred from each source's output"
+          + " and backlog (pendingRecords)."
     })
 final class RecommendCommand implements Callable<Integer>, ScalingFlags.Taker {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;

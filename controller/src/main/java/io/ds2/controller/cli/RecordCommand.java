@@ -29,10 +29,12 @@ import picocli.CommandLine.Option;
     name = "record",
     mixinStandardHelpOptions = true,
     sortOptions = false,
+    header = "Record a running job's raw metrics for ds2 whatif.",
     description = {
-      "Record a running job's raw metrics (per-subtask counters, backlog, topology, restarts) as",
-      "JSON Lines, one poll per --interval, flushed per poll. Survives restarts and rescales of",
-      "the job; Ctrl-C / SIGTERM / --duration end it with a valid file."
+      "Records per-subtask counters, backlog, topology and restarts as JSON Lines, one poll per"
+          + " --interval, flushed per poll.",
+      "Survives restarts and rescales of the job; Ctrl-C, SIGTERM or --duration end it with a"
+          + " valid file."
     })
 final class RecordCommand implements Callable<Integer> {
 

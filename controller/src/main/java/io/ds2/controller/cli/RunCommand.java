@@ -32,10 +32,13 @@ import picocli.CommandLine.Option;
     name = "run",
     mixinStandardHelpOptions = true,
     sortOptions = false,
+    header = "Autoscale a running job through Flink's REST API.",
     description = {
-      "Autoscale a running job: every window, estimate (DS2), decide (policy) and rescale in",
-      "place through the adaptive scheduler's REST API. One summary line per decision on stdout;",
-      "--decision-log writes every decision as a JSON line. Ctrl-C / SIGTERM stop between steps."
+      "Every window: estimate (DS2), decide (policy) and rescale in place through the adaptive"
+          + " scheduler's REST API.",
+      "One summary line per decision on stdout; --decision-log writes every decision as a JSON"
+          + " line.",
+      "Ctrl-C or SIGTERM stop between steps."
     })
 final class RunCommand implements Callable<Integer>, ScalingFlags.Taker {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;

@@ -15,17 +15,45 @@ public final class ScalingFlags {
   private ScalingFlags() {}
 
   /** Marks commands that take the scaling options. */
-  public interface Taker {}
+  public interface Taker {
+    /** Defaults of this command that differ from the documented ones (the demo's windows). */
+    default Map<String, String> defaults() {
+      return Map.of();
+    }
+  }
 
-  public static void addTo(CommandSpec command) {
+  /** One flag per option; the help shows the default the command really uses. */
+  public static void addTo(CommandSpec command, Map<String, String> defaults) {
     for (OptionSpec s : Ds2Options.SPECS) {
       command.addOption(
           CommandLine.Model.OptionSpec.builder("--" + s.name())
-              .paramLabel("VALUE")
+              .paramLabel(label(s))
               .type(String.class)
-              .description(s.meaning() + " Default: " + s.defaultValue() + ".")
+              .description(
+                  s.meaning()
+                      + " Default: "
+                      + defaults.getOrDefault(s.name(), s.defaultValue())
+                      + ".")
               .build());
     }
+  }
+
+  /** What kind of value an option takes, from its documented default. */
+  static String label(OptionSpec s) {
+    String d = s.defaultValue();
+    if (d.equals("true") || d.equals("false")) {
+      return "true|false";
+    }
+    if (d.equals("none")) {
+      return s.name().equals(Ds2Options.CATCH_UP) ? "DURATION" : "N";
+    }
+    if (d.matches("\\d+")) {
+      return "N";
+    }
+    if (d.matches("\\d*\\.\\d+")) {
+      return "NUMBER";
+    }
+    return "DURATION";
   }
 
   /**

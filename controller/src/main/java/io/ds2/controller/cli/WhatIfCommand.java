@@ -36,11 +36,13 @@ import picocli.CommandLine.Option;
     name = "whatif",
     mixinStandardHelpOptions = true,
     sortOptions = false,
+    header = "Replay a recording or a DS2 reference log through ds2's loop.",
     description = {
-      "Replay a recording (ds2 record, or run/recommend --record) or a DS2 reference log through",
-      "the same window, model and policy code as the live loop: one decision per window, the",
-      "capacity plan at the measured or a what-if demand, and the rescales the policy would have",
-      "made, when and why."
+      "Replays a recording (ds2 record, or run/recommend --record) or a DS2 reference log through"
+          + " the same window, model and policy code as the live loop.",
+      "Prints one decision per window, the capacity plan at the measured or a what-if demand, and"
+          + " the rescales the policy would have made, when and why.",
+      "Options the recording was made with are used unless a flag is given; the output says which."
     })
 final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
