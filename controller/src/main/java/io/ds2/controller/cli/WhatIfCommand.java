@@ -1,5 +1,6 @@
 package io.ds2.controller.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.ds2.controller.recording.Ds2ReferenceLog;
 import io.ds2.controller.recording.ReadErrors;
 import io.ds2.controller.recording.RecordSource;
@@ -179,24 +180,43 @@ final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
   }
 
   /**
-   * The scaling options for this recording: a replay polls at the recording's pace, so the sample
-   * interval defaults to the recording's cadence (its poll interval, or Flink's metric refresh if
-   * longer); flags still win, but not ones that leave no time for a window to form.
+   * The scaling options for this recording: those the live run used (its header keeps them), a flag
+   * still wins; and a replay polls at the recording's pace, so the sample interval is at least the
+   * recording's cadence (its poll interval, or Flink's metric refresh if longer) unless given; but
+   * no flag may leave no time for a window to form. Says on stderr what was taken from the
+   * recording.
    */
   private Ds2Options optionsFor(Recorded.Header header) {
     Duration cadence = header.cadence();
+    Map<String, String> recorded = new java.util.TreeMap<>();
+    JsonNode used = header.config().path("options");
+    for (io.ds2.model.options.OptionSpec s : Ds2Options.SPECS) {
+      if (used.hasNonNull(s.name()) && spec.findOption("--" + s.name()).getValue() == null) {
+        recorded.put(s.name(), used.get(s.name()).asText());
+      }
+    }
     boolean given = spec.findOption("--" + Ds2Options.SAMPLE_INTERVAL).getValue() != null;
-    Map<String, String> recorded = new HashMap<>();
-    if (!given && cadence.compareTo(Ds2Options.defaults().sampleInterval()) > 0) {
+    Duration interval =
+        recorded.containsKey(Ds2Options.SAMPLE_INTERVAL)
+            ? Durations.parse(recorded.get(Ds2Options.SAMPLE_INTERVAL))
+            : Ds2Options.defaults().sampleInterval();
+    if (!given && cadence.compareTo(interval) > 0) {
       recorded.put(Ds2Options.SAMPLE_INTERVAL, Durations.format(cadence));
+    }
+    try {
+      Ds2Options.fromMap(recorded);
+    } catch (io.ds2.model.options.InvalidOptionException e) {
+      throw new UsageException(
+          "the recording's options cannot be used (" + e.getMessage() + "); give them as flags");
+    }
+    if (!recorded.isEmpty()) {
       spec.commandLine()
           .getErr()
           .println(
-              "whatif: --sample-interval "
-                  + Durations.format(cadence)
-                  + " from the recording (a new reading every "
-                  + Durations.format(cadence)
-                  + ")");
+              "whatif: from the recording (flags override): "
+                  + recorded.entrySet().stream()
+                      .map(e -> "--" + e.getKey() + " " + e.getValue())
+                      .collect(java.util.stream.Collectors.joining(", ")));
     }
     Ds2Options o = ScalingFlags.read(spec, recorded);
     Duration wait = io.ds2.model.scaler.JobScaler.maxWait(o);

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -164,7 +165,9 @@ class WhatIfCommandTest {
     Path tenSeconds = everyNth(ChainRecording.write(dir.resolve("c.jsonl"), 300, 100, 200), 10, 0);
     CliRun run = CliRun.of("whatif", "--recording", tenSeconds.toString(), "-o", "json");
     assertEquals(ExitCodes.OK, run.exitCode(), run.err());
-    assertTrue(run.err().contains("--sample-interval 10s from the recording"), run.err());
+    assertTrue(
+        run.err().contains("from the recording (flags override): --sample-interval 10s"),
+        run.err());
     JsonNode root = JSON.readTree(run.out());
     assertTrue(root.get("totals").get("windows").asInt() >= 6, run.out());
     // A window as short as one recorded poll is still a window (it once was a crash).
@@ -229,5 +232,33 @@ class WhatIfCommandTest {
     assertEquals(ExitCodes.USAGE, run.exitCode(), run.err());
     assertEquals(1, run.errLines().length, run.err());
     assertTrue(run.err().contains(expected), run.err());
+  }
+
+  @Test
+  void aReplayTakesTheOptionsTheRunWasMadeWithAndFlagsStillWin() throws Exception {
+    // A run with 10 s windows, no warm-up, activation 1; replayed at ds2's defaults (30 s windows
+    // after a 30 s warm-up) 65 s of it would hold one window.
+    Path file =
+        ChainRecording.write(
+            dir.resolve("o.jsonl.gz"),
+            65,
+            100,
+            200,
+            Map.of("window", "10s", "warm-up", "0s", "activation", "1"));
+    CliRun taken = CliRun.of("whatif", "--recording", file.toString(), "-o", "json");
+    assertEquals(ExitCodes.OK, taken.exitCode(), taken.err());
+    assertTrue(
+        taken
+            .err()
+            .contains(
+                "from the recording (flags override): --activation 1, --warm-up 0s,"
+                    + " --window 10s"),
+        taken.err());
+    assertTrue(JSON.readTree(taken.out()).get("totals").get("windows").asInt() >= 5, taken.out());
+    CliRun overridden =
+        CliRun.of("whatif", "--recording", file.toString(), "-o", "json", "--window", "30s");
+    assertEquals(ExitCodes.OK, overridden.exitCode(), overridden.err());
+    assertFalse(overridden.err().contains("--window 10s"), overridden.err());
+    assertTrue(JSON.readTree(overridden.out()).get("totals").get("windows").asInt() <= 2);
   }
 }

@@ -38,8 +38,17 @@ public final class ChainRecording {
 
   public static Path write(Path file, int seconds, double rate, double trueRate)
       throws IOException {
+    return write(file, seconds, rate, trueRate, Map.of());
+  }
+
+  /** As {@link #write(Path, int, double, double)}, recorded by a run with these ds2 options. */
+  public static Path write(
+      Path file, int seconds, double rate, double trueRate, Map<String, String> options)
+      throws IOException {
     try (RecordingWriter w = RecordingWriter.create(file)) {
-      w.write(header());
+      Recorded.Header h = header();
+      options.forEach(h.config().putObject("options")::put);
+      w.write(h);
       w.write(new Recorded.Topology(START, TOPOLOGY, Map.of("src", 1, "op", 1)));
       for (int t = 0; t <= seconds; t++) {
         w.write(new Recorded.Sample(sample(t, rate, trueRate)));

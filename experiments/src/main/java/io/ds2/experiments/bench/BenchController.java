@@ -15,6 +15,14 @@ public interface BenchController {
    */
   void run(Context context) throws Exception;
 
+  /**
+   * The ds2 options it runs with, kept in the run's recording so that {@code ds2 whatif} replays it
+   * the same way; empty for controllers that are not ds2's loop.
+   */
+  default java.util.Map<String, String> options() {
+    return java.util.Map.of();
+  }
+
   /** What every controller gets: the job, the shared rescale mechanism, the run's recording. */
   record Context(
       FlinkRestClient rest,

@@ -83,13 +83,7 @@ public final class ScenarioRun {
       JobTopology topology = awaitRunning(sampler);
       try (LiveRecording recording =
           LiveRecording.start(
-              file,
-              rest,
-              sampler,
-              topology,
-              SAMPLE,
-              Map.of("controller", controller.name(), "feed", feed.name().toLowerCase(Locale.ROOT)),
-              clock)) {
+              file, rest, sampler, topology, SAMPLE, recordedOptions(controller, feed), clock)) {
         BenchRescaler rescaler =
             new BenchRescaler(
                 new RestRescaler(rest, jobId, Duration.ofMillis(250)), recording.writer(), clock);
@@ -234,5 +228,13 @@ public final class ScenarioRun {
     if (ms > 0) {
       Thread.sleep(ms);
     }
+  }
+
+  /** The controller's ds2 options (for whatif to replay with), its name and the feed. */
+  private static Map<String, String> recordedOptions(BenchController controller, Feed feed) {
+    Map<String, String> o = new java.util.LinkedHashMap<>(controller.options());
+    o.put("controller", controller.name());
+    o.put("feed", feed.name().toLowerCase(Locale.ROOT));
+    return o;
   }
 }

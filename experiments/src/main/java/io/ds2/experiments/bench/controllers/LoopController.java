@@ -35,6 +35,11 @@ public final class LoopController implements BenchController {
   }
 
   @Override
+  public java.util.Map<String, String> options() {
+    return policy.apply(java.time.Clock.systemUTC()).options().asMap();
+  }
+
+  @Override
   public void run(Context c) throws Exception {
     DecisionPolicy timed = new TimedPolicy(policy.apply(c.clock()), c.timer());
     ControlLoop loop =
