@@ -148,8 +148,10 @@ final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
                     .properties()
                     .forEach(e -> given.put(e.getKey(), e.getValue().asDouble() * scale));
                 given.putAll(sourceRates.resolve(graph));
+                // Described for every output: the report labels its charts with it.
+                String demand = sized.describe(graph);
                 if (text != null) {
-                  text.start(source.header(), source.describe(), sized.describe(graph));
+                  text.start(source.header(), source.describe(), demand);
                 } else {
                   json.start(source.header(), source.describe(), given, scale);
                 }

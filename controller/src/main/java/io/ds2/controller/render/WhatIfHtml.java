@@ -50,7 +50,7 @@ public final class WhatIfHtml {
     body.append(
         """
         <div class=charts>
-        <section><h2>Source demand vs throughput (records/s)</h2><div id=demand></div></section>
+        <section><h2>Source demand (dashed) vs throughput (solid), records/s</h2><div id=demand></div></section>
         <section><h2>Busy ratio per vertex (%)</h2><div id=busy></div></section>
         <section><h2>Parallelism: actual (solid) vs recommended (dashed)</h2><div id=parallelism></div></section>
         <section><h2>Source backlog (pendingRecords)</h2><div id=backlog></div></section>
@@ -85,7 +85,7 @@ public final class WhatIfHtml {
             resource(UPLOT + "uPlot.min.css"),
             resource(UPLOT + "uPlot.iife.min.js"),
             body,
-            data(s).toString().replace("</", "<\\/"),
+            data(s).put("demand", scenario).toString().replace("</", "<\\/"),
             CHARTS);
   }
 
@@ -187,7 +187,7 @@ public final class WhatIfHtml {
     if (s.rescales().isEmpty()) {
       return sb.toString();
     }
-    sb.append("<table><tr><th>Time<th>Change<th>Windows asking<th>Why</tr>\n");
+    sb.append("<table><tr><th>Time (UTC)<th>Change<th>Windows asking<th>Why</tr>\n");
     for (WouldRescale r : s.rescales()) {
       sb.append("<tr><td>")
           .append(r.time())
@@ -204,7 +204,8 @@ public final class WhatIfHtml {
 
   private static String decisionTable(WhatIfSummary s) {
     StringBuilder sb = new StringBuilder("<h2>Decisions, one per window</h2>\n");
-    sb.append("<table><tr><th>Window end<th>Action<th>Parallelism (current &rarr; target)</tr>\n");
+    sb.append(
+        "<table><tr><th>Window end (UTC)<th>Action<th>Parallelism (current &rarr; target)</tr>\n");
     for (WindowPoint w : s.windows()) {
       StringBuilder p = new StringBuilder();
       for (VertexPoint v : w.vertices()) {
@@ -267,8 +268,10 @@ public final class WhatIfHtml {
         new uPlot({
           width: Math.max(520, el.clientWidth), height: 260,
           scales: {x: {time: true}},
-          axes: [{}, {label: yLabel, size: 60}],
-          series: [{label: 'time'}].concat(series.map((s, i) => ({
+          // The tables' times are UTC (ISO, ending in Z): the charts' too.
+          tzDate: ts => uPlot.tzDate(new Date(ts * 1e3), 'Etc/UTC'),
+          axes: [{label: 'time (UTC)'}, {label: yLabel, size: 60}],
+          series: [{label: 'time (UTC)'}].concat(series.map((s, i) => ({
             label: s.label, stroke: s.color || colors[i % colors.length], width: 2,
             dash: s.dash, spanGaps: false, points: {show: D.t.length < 60},
             paths: s.stepped ? uPlot.paths.stepped({align: 1}) : undefined}))),
@@ -276,7 +279,8 @@ public final class WhatIfHtml {
       }
       const sources = V.filter(v => v.source), ops = V.filter(v => !v.source);
       chart('demand', sources.flatMap((v, i) => [
-        {label: v.name + ' demand', data: v.demand, color: colors[(2*i) % 10], dash: [6, 4]},
+        {label: v.name + ' demand (' + D.demand + ')', data: v.demand, color: colors[(2*i) % 10],
+         dash: [6, 4]},
         {label: v.name + ' throughput', data: v.out, color: colors[(2*i) % 10]}]), 'records/s');
       chart('busy', ops.map(v => ({label: v.name, data: v.busy})), '%');
       chart('parallelism', ops.flatMap((v, i) => [

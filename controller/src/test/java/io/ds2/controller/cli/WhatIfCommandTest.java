@@ -261,4 +261,18 @@ class WhatIfCommandTest {
     assertFalse(overridden.err().contains("--window 10s"), overridden.err());
     assertTrue(JSON.readTree(overridden.out()).get("totals").get("windows").asInt() <= 2);
   }
+
+  @Test
+  void theReportLabelsTheDemandItChartsAndItsTimesAsUtc() throws Exception {
+    Path file = ChainRecording.write(dir.resolve("r.jsonl.gz"), 65, 100, 200);
+    Path report = dir.resolve("r.html");
+    CliRun run = whatif(file, "-o", "json", "--rate-scale", "2", "--report", report.toString());
+    assertEquals(ExitCodes.OK, run.exitCode(), run.err());
+    String html = Files.readString(report);
+    assertTrue(html.contains("demand: <b>measured demand x 2.0</b>"), "the doubled demand");
+    assertTrue(html.contains("\"demand\":\"measured demand x 2.0\""), "the chart's legend");
+    assertTrue(html.contains("demand (dashed) vs throughput (solid)"));
+    assertTrue(
+        html.contains("'Etc/UTC'") && html.contains("Window end (UTC)"), "one zone, labelled");
+  }
 }
