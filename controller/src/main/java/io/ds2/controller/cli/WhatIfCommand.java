@@ -129,6 +129,9 @@ final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
     StderrProgress progress = new StderrProgress(spec.commandLine().getErr());
     try (RecordSource source = open()) {
       Ds2Options options = optionsFor(source.header());
+      if (source instanceof Ds2ReferenceLog log) {
+        log.singleWindowLasts(options.window());
+      }
       Map<String, Double> given = new HashMap<>();
       WhatIfSummary summary = new WhatIfSummary(report != null);
       WhatIfText text = output == OutputFormat.table ? new WhatIfText(out) : null;

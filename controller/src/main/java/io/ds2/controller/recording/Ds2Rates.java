@@ -26,6 +26,7 @@ final class Ds2Rates {
    * start} (records/s).
    */
   record Line(
+      String where,
       String operator,
       String instance,
       Instant start,
@@ -87,6 +88,7 @@ final class Ds2Rates {
       throw new RecordingFormatException(where + ": timestamp " + nanos + " is negative");
     }
     return new Line(
+        where,
         f[0],
         f[1],
         Instant.ofEpochSecond(0, nanos),
@@ -156,7 +158,12 @@ final class Ds2Rates {
                 .computeIfAbsent(l.instance(), k -> new double[4]);
         boolean source = graph.isSource(l.operator());
         double in = source ? 0 : l.observedProcessing() * seconds;
-        double out = l.observedOutput() * seconds;
+        // DS2's own selectivity, true output over true processing rate, where the log has it;
+        // else the observed ratio.
+        double out =
+            !source && l.trueProcessing() > 0
+                ? in * l.trueOutput() / l.trueProcessing()
+                : l.observedOutput() * seconds;
         // Busy time: records over the true rate (records per busy second); sources by output.
         double useful = source ? out : in;
         double trueRate = source ? l.trueOutput() : l.trueProcessing();

@@ -51,10 +51,14 @@ public final class Ds2ReferenceLog implements RecordSource {
   private final Ds2Rates.Counters counters;
   private List<Ds2Rates.Line> pendingEpoch;
   private Duration lastLength = Duration.ZERO;
+  private Duration singleWindow = Duration.ofSeconds(30);
   private long line;
   private long skipped;
   private String firstSkipped;
   private boolean topologySent;
+  // A window was skipped since the last one emitted: the next one starts a new run.
+  private boolean skippedSince;
+  private Instant runStart = Instant.EPOCH;
   private Instant firstStart;
   private boolean ended;
 
@@ -167,6 +171,15 @@ public final class Ds2ReferenceLog implements RecordSource {
     while (ready.isEmpty() && !ended) {
       readMore();
     }
+    if (ready.isEmpty() && !topologySent && skipped > 0) {
+      throw new RecordingFormatException(
+          ratesPath
+              + ": no window could be formed ("
+              + skipped
+              + " line(s) skipped; the first: "
+              + firstSkipped
+              + ")");
+    }
     return Optional.ofNullable(ready.poll());
   }
 
@@ -179,8 +192,20 @@ public final class Ds2ReferenceLog implements RecordSource {
     }
     if (text == null) {
       ended = true;
-      if (pendingEpoch != null && !lastLength.isZero()) {
-        emit(pendingEpoch, lastLength);
+      if (pendingEpoch != null) {
+        // A log of one epoch per instance (as DS2's own tests write) is one window: its length
+        // is not in the log, and rates do not depend on it; it is the replay's window.
+        Duration length = lastLength.isZero() ? singleWindow : lastLength;
+        try {
+          checkSpread(pendingEpoch, length);
+          emit(pendingEpoch, length);
+        } catch (RecordingFormatException e) {
+          if (!skipBadLines) {
+            throw e;
+          }
+          skipped += pendingEpoch.size();
+          firstSkipped = firstSkipped == null ? e.getMessage() : firstSkipped;
+        }
       }
       return;
     }
@@ -234,10 +259,46 @@ public final class Ds2ReferenceLog implements RecordSource {
                   + " does not follow "
                   + start(pendingEpoch));
         }
-        emit(pendingEpoch, length);
+        List<Ds2Rates.Line> window = pendingEpoch;
+        pendingEpoch = epoch;
         lastLength = length;
+        try {
+          checkSpread(window, length);
+        } catch (RecordingFormatException e) {
+          // Skipped (if at all) as the window's lines: no window spans it, a new run follows.
+          skippedSince = true;
+          skipped += window.size() - 1;
+          throw e;
+        }
+        emit(window, length);
+        continue;
       }
       pendingEpoch = epoch;
+    }
+  }
+
+  /** How long a log's only window is taken to last (the replay's window; 30 s unless set). */
+  public void singleWindowLasts(Duration length) {
+    this.singleWindow = length;
+  }
+
+  /** Instances of one window that start further apart than the window are not one window. */
+  private void checkSpread(List<Ds2Rates.Line> epoch, Duration length) {
+    Ds2Rates.Line latest =
+        epoch.stream().max(java.util.Comparator.comparing(Ds2Rates.Line::start)).orElseThrow();
+    Duration spread = Duration.between(start(epoch), latest.start());
+    if (spread.compareTo(length) > 0) {
+      throw new RecordingFormatException(
+          latest.where()
+              + ": operator "
+              + latest.operator()
+              + " instance "
+              + latest.instance()
+              + " starts its window "
+              + spread.toMillis() / 1000.0
+              + " s after another instance of the same window, more than the window ("
+              + length.toMillis() / 1000.0
+              + " s)");
     }
   }
 
@@ -245,7 +306,11 @@ public final class Ds2ReferenceLog implements RecordSource {
     return epoch.stream().map(Ds2Rates.Line::start).min(Instant::compareTo).orElseThrow();
   }
 
-  /** The counters at the start of the first window, then after each window. */
+  /**
+   * The counters at the start of the first window, then after each window; after a window that
+   * could not be formed, the next starts a new run (as after a restart), so no window spans the
+   * gap.
+   */
   private void emit(List<Ds2Rates.Line> epoch, Duration length) {
     Instant start = start(epoch);
     if (!topologySent) {
@@ -253,7 +318,11 @@ public final class Ds2ReferenceLog implements RecordSource {
       ready.add(new Recorded.Topology(start, topology, instances));
       ready.add(new Recorded.Sample(sampleAt(start)));
       topologySent = true;
+    } else if (skippedSince) {
+      runStart = start;
+      ready.add(new Recorded.Sample(sampleAt(start)));
     }
+    skippedSince = false;
     counters.add(epoch, length.toNanos() / 1e9);
     ready.add(new Recorded.Sample(sampleAt(start.plus(length))));
   }
@@ -269,7 +338,7 @@ public final class Ds2ReferenceLog implements RecordSource {
       vertices.put(
           v.id(), new VertexSample(v.id(), "RUNNING", n, subtasks, OptionalDouble.empty()));
     }
-    return new JobSample(time, "RUNNING", Instant.EPOCH, OptionalLong.of(0), vertices);
+    return new JobSample(time, "RUNNING", runStart, OptionalLong.of(0), vertices);
   }
 
   @Override

@@ -87,6 +87,26 @@ class WhatIfDs2ImportTest {
     assertEquals(Map.of("FlatMap", 8, "Count", 3), plan(JSON.readTree(doubled.out())));
   }
 
+  @Test
+  void aLogOfOneEpochPerInstanceIsOneWindowWithDs2sAnswer() throws Exception {
+    CliRun run = whatif(rates(1), "1,1500\n", "-o", "json");
+    assertEquals(ExitCodes.OK, run.exitCode(), run.err());
+    JsonNode root = JSON.readTree(run.out());
+    assertEquals(1, root.get("totals").get("windows").asInt(), run.out());
+    assertEquals(Map.of("FlatMap", 4, "Count", 2), plan(root));
+  }
+
+  @Test
+  void instancesOfOneWindowFarApartAreRefusedNamingTheLine() throws Exception {
+    List<String> lines = rates(3);
+    // Count's line of the second window (line 11) starts 45 s after the window's others.
+    lines.set(10, "3,0,1," + (T0 + 55_000_000_000L) + ",5000,0,2800,0");
+    assertError(
+        whatif(lines, null),
+        "rates.log:11: operator 3 instance 0 starts its window 45.0 s after another instance of"
+            + " the same window, more than the window (10.0 s)");
+  }
+
   private static Map<String, Integer> plan(JsonNode root) {
     Map<String, Integer> p = new HashMap<>();
     for (JsonNode v : root.get("plan")) {
@@ -120,10 +140,15 @@ class WhatIfDs2ImportTest {
     assertError(whatif(rates(6), "3,10\n"), "sources.csv:1: 3 is not a source operator");
 
     lines = rates(12);
-    lines.set(3, "garbage");
+    lines.add(3, "garbage");
     CliRun skipping = whatif(lines, null, "--skip-bad-lines");
     assertEquals(ExitCodes.OK, skipping.exitCode(), skipping.err());
     assertTrue(skipping.out().contains("Skipped 1 bad line(s)"), skipping.out());
+    // A garbage line in place of a data line leaves that instance a window behind the others:
+    // no later window holds one window's lines, and none is formed from mismatched ones.
+    lines = rates(12);
+    lines.set(3, "garbage");
+    assertError(whatif(lines, null, "--skip-bad-lines"), "rates.log: no window could be formed (");
   }
 
   private static void assertError(CliRun run, String expected) {
