@@ -195,8 +195,11 @@ final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
     Duration cadence = header.cadence();
     Map<String, String> recorded = new java.util.TreeMap<>();
     JsonNode used = header.config().path("options");
+    Map<String, String> defaults = Ds2Options.defaults().asMap();
     for (io.ds2.model.options.OptionSpec s : Ds2Options.SPECS) {
-      if (used.hasNonNull(s.name()) && spec.findOption("--" + s.name()).getValue() == null) {
+      if (used.hasNonNull(s.name())
+          && spec.findOption("--" + s.name()).getValue() == null
+          && !used.get(s.name()).asText().equals(defaults.get(s.name()))) {
         recorded.put(s.name(), used.get(s.name()).asText());
       }
     }

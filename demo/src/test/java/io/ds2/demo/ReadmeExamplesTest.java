@@ -1,0 +1,48 @@
+package io.ds2.demo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ds2.controller.cli.ExitCodes;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The README's checked examples are what their commands print: each block after an {@code <!--
+ * example: ARGS -->} line is run ({@code bin/ds2 ARGS}, paths from the repository's root) and must
+ * appear in the output, line for line. To bring one up to date, paste the output this test shows.
+ */
+class ReadmeExamplesTest {
+  private static final Path ROOT = Path.of("..");
+  private static final Pattern EXAMPLE =
+      Pattern.compile("<!-- example: (.+?) -->\\n```\\n(.*?)```", Pattern.DOTALL);
+
+  @Test
+  void everyCheckedExampleIsWhatItsCommandPrints() throws Exception {
+    String readme = Files.readString(ROOT.resolve("README.md"));
+    Matcher m = EXAMPLE.matcher(readme);
+    int checked = 0;
+    while (m.find()) {
+      List<String> args = new ArrayList<>();
+      for (String a : m.group(1).strip().split("\\s+")) {
+        args.add(Files.exists(ROOT.resolve(a)) ? ROOT.resolve(a).toString() : a);
+      }
+      CliRun run = CliRun.of(args.toArray(String[]::new));
+      assertEquals(ExitCodes.OK, run.exitCode(), run.err());
+      String shown = m.group(2);
+      assertTrue(
+          run.out().contains(shown),
+          "README example of `bin/ds2 "
+              + m.group(1)
+              + "` is out of date; it prints:\n"
+              + run.out());
+      checked++;
+    }
+    assertTrue(checked >= 1, "no checked example found");
+  }
+}
