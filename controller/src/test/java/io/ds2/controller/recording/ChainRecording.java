@@ -47,7 +47,9 @@ public final class ChainRecording {
       throws IOException {
     try (RecordingWriter w = RecordingWriter.create(file)) {
       Recorded.Header h = header();
-      options.forEach(h.config().putObject("options")::put);
+      if (!options.isEmpty()) {
+        options.forEach(h.config().putObject("options")::put);
+      }
       w.write(h);
       w.write(new Recorded.Topology(START, TOPOLOGY, Map.of("src", 1, "op", 1)));
       for (int t = 0; t <= seconds; t++) {
