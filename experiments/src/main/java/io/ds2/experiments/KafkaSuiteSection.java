@@ -67,16 +67,19 @@ final class KafkaSuiteSection {
           The DS2 paper's policy, which trusts busy time, stays there: it keeps up in 2 of 6
           phases. ds2 now notices the shortfall (a held-back source emitting less than 98 % of
           what arrives, no subtask saturated, in two of three windows) and sizes for the busy
-          ratio it fell behind at, less 5 points. ds2 keeps up in every phase that could be
-          judged (5 of 6), in 2-4 steps a phase, above the oracle: fan-in 4/5/3 and 7/10/5
-          (oracle 3/4/2 and 6/8/4), step-down 4/5/3, word count 13/32 (10/25), sub-linear 6
-          exact; slot-seconds 1,863 / 1,645 / 5,594 / 1,442 against the oracle's 1,670 / 1,356 /
-          4,976 / 1,557 and the Flink autoscaler's 2,668 / 2,304 / 5,595 / 3,339. The word count
-          is not judged: it held at 12/32 from 49 s to 176 s while its backlog drained (6,057 to
-          0), then the topic's arrival read 500-650/s for about 20 s with the lag at 0 (the
-          producer catching up after a stall, as far as the counters show) and ds2 added a
-          FlatMap at 186 s, too late in the phase for keeping up to be measured (the previous
-          run of this code less the pointwise rule kept up at 13/32).
+          ratio it fell behind at, less 5 points. ds2 (re-run on the code of 2026-12-02 before
+          the scaler core's refactor, which keeps the loop's decisions: its real-Flink loop tests
+          pass unchanged) keeps up in every phase that could be judged (5 of 6), in 2-4 steps a phase, above the oracle: fan-in
+          4/5/3 and 7/11/6 (oracle 3/4/2 and 6/8/4), word count 13/32 (10/25), sub-linear 6
+          exact; slot-seconds 2,011 / 1,629 / 5,532 / 1,449 against the oracle's 1,676 / 1,363 /
+          4,972 / 1,557 and the Flink autoscaler's 2,668 / 2,304 / 5,595 / 3,339. The step-down's
+          x0.5 phase is not judged: its fourth rescale came 8 s before the phase ended. After
+          3/4/2 had fallen short (source 100 % back-pressured, busiest Join 93 %) and 4/5/2 was
+          sized for the learned utilization 0.88, one window read the Orders arrival at 420/s
+          (the first window after a rescale, 5 % over) and the Sink needed 2.01 instances: 2 -> 3,
+          undone 40 s later by the scale-down delay (3 -> 2). The matched settings let one
+          window act (activation 1); ds2's default of two agreeing windows would not have. The
+          previous run (before the last two policy fixes) ended this phase at 4/5/3 and kept up.
         - **Demand from Kafka lag.** The KafkaSource's lag gauge is seconds stale while the
           source is behind, so one 10 s window's arrival scattered by ±8 % (255-374/s for a topic
           at 300/s on a recorded trace) and its two halves up to 50 % apart: the first Kafka runs

@@ -1,0 +1,282 @@
+package io.ds2.controller.k8s;
+
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real Kubernetes API server (kube-apiserver, with RBAC authorization) on etcd, both on loopback,
+ * for the operator's tests: no kubelet, no controllers. The binaries are built once by {@code
+ * testinfra/kube/build.sh} (Go) and cached; an admin client (static token, group system:masters)
+ * sets things up, and {@link #clientAs} gives a service account's own token, so a test runs the
+ * operator with exactly the rights the chart grants.
+ */
+final class RealKubernetes implements AutoCloseable {
+  private static final Path REPO = Path.of("..");
+  private static final String ADMIN_TOKEN = "ds2-test-admin";
+  private final Path dir;
+  private final List<Process> processes = new ArrayList<>();
+  private final String url;
+  private final KubernetesClient admin;
+  private final List<KubernetesClient> clients = new ArrayList<>();
+
+  private RealKubernetes(Path dir, String url, KubernetesClient admin) {
+    this.dir = dir;
+    this.url = url;
+    this.admin = admin;
+  }
+
+  /** Builds (once) and starts etcd and kube-apiserver; waits until the server is ready. */
+  static RealKubernetes start() throws Exception {
+    Path bin = binaries();
+    Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "kube-");
+    KeyPair sa = KeyPairGenerator.getInstance("RSA").generateKeyPair();
+    Files.writeString(dir.resolve("sa.key"), pem("PRIVATE KEY", sa.getPrivate().getEncoded()));
+    Files.writeString(dir.resolve("sa.pub"), pem("PUBLIC KEY", sa.getPublic().getEncoded()));
+    Files.writeString(dir.resolve("tokens.csv"), ADMIN_TOKEN + ",admin,admin,\"system:masters\"\n");
+    int etcdPort = freePort();
+    int peerPort = freePort();
+    int apiPort = freePort();
+    RealKubernetes k = null;
+    List<Process> started = new ArrayList<>();
+    try {
+      started.add(
+          launch(
+              dir,
+              "etcd",
+              bin.resolve("etcd").toString(),
+              "--data-dir=" + dir.resolve("etcd"),
+              "--listen-client-urls=http://127.0.0.1:" + etcdPort,
+              "--advertise-client-urls=http://127.0.0.1:" + etcdPort,
+              "--listen-peer-urls=http://127.0.0.1:" + peerPort,
+              "--initial-advertise-peer-urls=http://127.0.0.1:" + peerPort,
+              "--initial-cluster=default=http://127.0.0.1:" + peerPort));
+      started.add(
+          launch(
+              dir,
+              "kube-apiserver",
+              bin.resolve("kube-apiserver").toString(),
+              "--etcd-servers=http://127.0.0.1:" + etcdPort,
+              "--bind-address=127.0.0.1",
+              "--secure-port=" + apiPort,
+              "--cert-dir=" + dir.resolve("certs"),
+              "--authorization-mode=RBAC",
+              "--token-auth-file=" + dir.resolve("tokens.csv"),
+              "--service-account-issuer=https://kubernetes.default.svc",
+              "--service-account-key-file=" + dir.resolve("sa.pub"),
+              "--service-account-signing-key-file=" + dir.resolve("sa.key"),
+              "--service-cluster-ip-range=10.0.0.0/24"));
+      String url = "https://127.0.0.1:" + apiPort;
+      KubernetesClient admin = client(url, ADMIN_TOKEN);
+      k = new RealKubernetes(dir, url, admin);
+      k.processes.addAll(started);
+      k.awaitReady();
+      return k;
+    } catch (Exception | Error e) {
+      if (k != null) {
+        k.close();
+      } else {
+        started.forEach(Process::destroyForcibly);
+      }
+      throw e;
+    }
+  }
+
+  KubernetesClient admin() {
+    return admin;
+  }
+
+  /** Creates namespaces (idempotent). */
+  void namespaces(String... names) {
+    for (String n : names) {
+      if (admin.namespaces().withName(n).get() == null) {
+        admin
+            .resource(new NamespaceBuilder().withNewMetadata().withName(n).endMetadata().build())
+            .create();
+      }
+    }
+  }
+
+  /** Installs the Flink Kubernetes Operator's CRDs (as shipped in its API jar) and waits. */
+  void installFlinkCrds() throws IOException {
+    for (String plural : List.of("flinkdeployments", "flinksessionjobs")) {
+      String file = "META-INF/fabric8/" + plural + ".flink.apache.org-v1.yml";
+      try (InputStream in = getClass().getClassLoader().getResourceAsStream(file)) {
+        if (in == null) {
+          throw new IllegalStateException(file + " is not on the test classpath");
+        }
+        CustomResourceDefinition crd =
+            admin.apiextensions().v1().customResourceDefinitions().load(in).item();
+        if (admin
+                .apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .withName(crd.getMetadata().getName())
+                .get()
+            == null) {
+          admin.resource(crd).create();
+        }
+        admin
+            .apiextensions()
+            .v1()
+            .customResourceDefinitions()
+            .withName(crd.getMetadata().getName())
+            .waitUntilCondition(
+                c ->
+                    c != null
+                        && c.getStatus() != null
+                        && c.getStatus().getConditions() != null
+                        && c.getStatus().getConditions().stream()
+                            .anyMatch(
+                                x ->
+                                    x.getType().equals("Established")
+                                        && x.getStatus().equals("True")),
+                60,
+                TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  /** A client that authenticates as {@code serviceAccount} with a token the server issued. */
+  KubernetesClient clientAs(String namespace, String serviceAccount) {
+    String token =
+        admin
+            .serviceAccounts()
+            .inNamespace(namespace)
+            .withName(serviceAccount)
+            .tokenRequest(
+                new TokenRequestBuilder()
+                    .withNewSpec()
+                    .withExpirationSeconds(3600L)
+                    .endSpec()
+                    .build())
+            .getStatus()
+            .getToken();
+    KubernetesClient c = client(url, token);
+    clients.add(c);
+    return c;
+  }
+
+  private void awaitReady() {
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .pollInterval(Duration.ofMillis(250))
+        .until(
+            () -> {
+              for (Process p : processes) {
+                if (!p.isAlive()) {
+                  throw new IllegalStateException(
+                      "a test API server process ended (exit "
+                          + p.exitValue()
+                          + "); see the logs in "
+                          + dir);
+                }
+              }
+              try {
+                return "ok".equals(admin.raw("/readyz"));
+              } catch (RuntimeException e) {
+                return false;
+              }
+            });
+  }
+
+  private static KubernetesClient client(String url, String token) {
+    Config config =
+        new ConfigBuilder(Config.empty())
+            .withMasterUrl(url)
+            .withOauthToken(token)
+            .withTrustCerts(true)
+            .withDisableHostnameVerification(true)
+            .withRequestTimeout(10_000)
+            .withConnectionTimeout(5_000)
+            .build();
+    return new KubernetesClientBuilder().withConfig(config).build();
+  }
+
+  /** The cached binaries, built first if missing (a clear failure if Go is not there). */
+  private static Path binaries() throws IOException, InterruptedException {
+    Path cache =
+        Path.of(
+            System.getenv()
+                .getOrDefault(
+                    "DS2_KUBE_CACHE", System.getProperty("user.home") + "/.cache/ds2/kube"));
+    Path log = Path.of("target").toAbsolutePath().resolve("kube-build.log");
+    Process build =
+        new ProcessBuilder(
+                "bash", REPO.resolve("testinfra/kube/build.sh").toString(), cache.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    if (!build.waitFor(40, TimeUnit.MINUTES) || build.exitValue() != 0) {
+      build.destroyForcibly();
+      throw new IllegalStateException(
+          "cannot build the test API server (testinfra/kube/build.sh needs Go and the Go module"
+              + " proxy): "
+              + Files.readString(log).strip().lines().reduce((a, b) -> b).orElse(""));
+    }
+    return cache;
+  }
+
+  private static Process launch(Path dir, String name, String... command) throws IOException {
+    return new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectOutput(dir.resolve(name + ".log").toFile())
+        .start();
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  private static String pem(String type, byte[] der) {
+    return "-----BEGIN "
+        + type
+        + "-----\n"
+        + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
+        + "\n-----END "
+        + type
+        + "-----\n";
+  }
+
+  @Override
+  public void close() {
+    clients.forEach(KubernetesClient::close);
+    admin.close();
+    for (int i = processes.size() - 1; i >= 0; i--) {
+      Process p = processes.get(i);
+      p.destroy();
+      try {
+        if (!p.waitFor(10, TimeUnit.SECONDS)) {
+          p.destroyForcibly();
+        }
+      } catch (InterruptedException e) {
+        p.destroyForcibly();
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** How long tests wait for the operator's loops on this server. */
+  static final Duration PATIENCE = Duration.ofSeconds(90);
+}
