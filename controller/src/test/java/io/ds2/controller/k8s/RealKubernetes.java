@@ -47,7 +47,7 @@ final class RealKubernetes implements AutoCloseable {
 
   /** Builds (once) and starts etcd and kube-apiserver; waits until the server is ready. */
   static RealKubernetes start() throws Exception {
-    Path bin = binaries();
+    Path bin = TestServers.binaries();
     Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "kube-");
     KeyPair sa = KeyPairGenerator.getInstance("RSA").generateKeyPair();
     Files.writeString(dir.resolve("sa.key"), pem("PRIVATE KEY", sa.getPrivate().getEncoded()));
@@ -210,30 +210,6 @@ final class RealKubernetes implements AutoCloseable {
             .withConnectionTimeout(5_000)
             .build();
     return new KubernetesClientBuilder().withConfig(config).build();
-  }
-
-  /** The cached binaries, built first if missing (a clear failure if Go is not there). */
-  private static Path binaries() throws IOException, InterruptedException {
-    Path cache =
-        Path.of(
-            System.getenv()
-                .getOrDefault(
-                    "DS2_KUBE_CACHE", System.getProperty("user.home") + "/.cache/ds2/kube"));
-    Path log = Path.of("target").toAbsolutePath().resolve("kube-build.log");
-    Process build =
-        new ProcessBuilder(
-                "bash", REPO.resolve("testinfra/kube/build.sh").toString(), cache.toString())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
-    if (!build.waitFor(40, TimeUnit.MINUTES) || build.exitValue() != 0) {
-      build.destroyForcibly();
-      throw new IllegalStateException(
-          "cannot build the test API server (testinfra/kube/build.sh needs Go and the Go module"
-              + " proxy): "
-              + Files.readString(log).strip().lines().reduce((a, b) -> b).orElse(""));
-    }
-    return cache;
   }
 
   private static Process launch(Path dir, String name, String... command) throws IOException {
