@@ -58,6 +58,9 @@ public final class JobSampler implements MetricSource {
   private final Sleeper sleeper;
   private Instant namesFor = Instant.MIN;
   private MetricStore store;
+  // The priming request settle() sent, and when its refresh has landed; the next sample reads it.
+  private Primed settling;
+  private Instant settledAt;
 
   /** The metric names one vertex offers, as discovered. */
   /**
@@ -160,11 +163,17 @@ public final class JobSampler implements MetricSource {
    */
   @Override
   public JobSample sample(JobGraph graph) {
-    if (reads == Reads.FRESH && store != null) {
-      pause(store.untilRefreshDue(clock.instant()));
+    Primed primed = settling;
+    if (primed != null) {
+      pause(left());
+      settling = null;
+    } else {
+      if (reads == Reads.FRESH && store != null) {
+        pause(store.untilRefreshDue(clock.instant()));
+      }
+      primed = primedDetails();
+      pause(primed.refreshLandsIn());
     }
-    Primed primed = primedDetails();
-    pause(primed.refreshLandsIn());
     JobDetails d = primed.job();
     Instant time = clock.instant();
     Map<String, Long> ts = d.timestamps() == null ? Map.of() : d.timestamps();
@@ -195,6 +204,31 @@ public final class JobSampler implements MetricSource {
       vertices.put(v.id(), sampleVertex(dv, graph.isSource(v.id())));
     }
     return new JobSample(time, d.state(), runningSince, restarts(), vertices);
+  }
+
+  /**
+   * The waits {@link #sample} would sleep, one answer at a time: for fresh reads, until a refresh
+   * is due; then the job-details request that starts it, and until its values have landed.
+   */
+  @Override
+  public Duration settle() {
+    if (settling != null) {
+      return left();
+    }
+    if (reads == Reads.FRESH && store != null) {
+      Duration due = store.untilRefreshDue(clock.instant());
+      if (!due.isZero()) {
+        return due;
+      }
+    }
+    settling = primedDetails();
+    settledAt = clock.instant().plus(settling.refreshLandsIn());
+    return left();
+  }
+
+  private Duration left() {
+    Duration left = Duration.between(clock.instant(), settledAt);
+    return left.isNegative() ? Duration.ZERO : left;
   }
 
   private VertexSample sampleVertex(JobDetails.Vertex v, boolean source) {

@@ -104,12 +104,35 @@ class MetricStoreTest {
   }
 
   private JobSampler sampler(JobSampler.Reads reads) {
+    return sampler(reads, Sleeper.SYSTEM);
+  }
+
+  private JobSampler sampler(JobSampler.Reads reads, Sleeper sleeper) {
     return new JobSampler(
         new FlinkRestClient(server.url("/").uri(), Duration.ofSeconds(2)),
         "j",
         Clock.systemUTC(),
         reads,
-        Sleeper.SYSTEM);
+        sleeper);
+  }
+
+  /** A sampler that may not sleep: its caller waits for settle()'s answers instead. */
+  private JobSampler sleepless(JobSampler.Reads reads) {
+    return sampler(
+        reads,
+        d -> {
+          if (!d.isZero()) {
+            throw new AssertionError("the sampler slept " + d + " although settled");
+          }
+        });
+  }
+
+  /** What a shared scheduler does: come back after each answer of settle(), then sample. */
+  private static JobSample settledSample(JobSampler sampler, JobGraph graph) throws Exception {
+    for (Duration wait = sampler.settle(); !wait.isZero(); wait = sampler.settle()) {
+      Thread.sleep(Math.max(1, wait.toMillis()));
+    }
+    return sampler.sample(graph);
   }
 
   private static double emitted(JobSample s) {
@@ -124,6 +147,31 @@ class MetricStoreTest {
     assertEquals(1, store.refreshes(), "the poll's job-details request started a refresh");
     assertEquals(100, emitted(s), "and the poll read its values, not the ones before it");
     assertEquals(Optional.of(Duration.ofMillis(REFRESH_MS)), sampler.metricRefresh());
+  }
+
+  @Test
+  void aSettledPollReadsTheRefreshItsRequestStartedWithoutSleeping() throws Exception {
+    JobSampler sampler = sleepless(JobSampler.Reads.LATEST);
+    JobGraph graph = JobGraph.of(List.of(new Vertex("s", "Source: S", 128)), List.of());
+    Duration first = sampler.settle();
+    assertTrue(
+        first.compareTo(Duration.ofMillis(50)) > 0, "the refresh it started is awaited: " + first);
+    assertEquals(1, store.refreshes());
+    assertEquals(100, emitted(settledSample(sampler, graph)), "the refresh's values, not older");
+    assertEquals(1, store.refreshes(), "waiting out the settle time asked for no second refresh");
+  }
+
+  @Test
+  void freshReadsThroughSettleNeverRepeatAReadingNorSleep() throws Exception {
+    JobSampler sampler = sleepless(JobSampler.Reads.FRESH);
+    JobGraph graph = sampler.topology().graph();
+    List<Double> readings = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      readings.add(emitted(settledSample(sampler, graph)));
+    }
+    for (int i = 1; i < readings.size(); i++) {
+      assertTrue(readings.get(i) > readings.get(i - 1), "a new reading every poll: " + readings);
+    }
   }
 
   @Test

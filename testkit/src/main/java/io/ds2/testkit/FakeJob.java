@@ -39,6 +39,9 @@ public final class FakeJob implements MetricSource, Actuator {
   private volatile Duration restart = Duration.ofSeconds(1);
   private volatile boolean applies = true;
   private volatile Duration callTakes = Duration.ZERO;
+  private volatile Duration settle = Duration.ZERO;
+  private final AtomicInteger settles = new AtomicInteger();
+  private Instant settledAt;
   private Map<String, Integer> requested;
   private Instant showsAt;
 
@@ -77,6 +80,20 @@ public final class FakeJob implements MetricSource, Actuator {
     return this;
   }
 
+  /**
+   * Every sample must be got ready through {@link #settle} this long before it is taken, as Flink's
+   * store refreshes after a request starts it; a sample taken sooner fails.
+   */
+  public FakeJob metricsSettleIn(Duration d) {
+    this.settle = d;
+    return this;
+  }
+
+  /** How many times a sample was got ready. */
+  public int settles() {
+    return settles.get();
+  }
+
   public FluidJob fluid() {
     return fluid;
   }
@@ -101,7 +118,23 @@ public final class FakeJob implements MetricSource, Actuator {
   }
 
   @Override
+  public synchronized Duration settle() {
+    if (settledAt == null) {
+      settles.incrementAndGet();
+      settledAt = clock.instant().plus(settle);
+    }
+    Duration left = Duration.between(clock.instant(), settledAt);
+    return left.isNegative() ? Duration.ZERO : left;
+  }
+
+  @Override
   public JobSample sample(JobGraph g) {
+    synchronized (this) {
+      if (!settle.isZero() && (settledAt == null || clock.instant().isBefore(settledAt))) {
+        throw new IllegalStateException("sampled before its metrics settled");
+      }
+      settledAt = null;
+    }
     return call(this::sampleNow);
   }
 

@@ -12,6 +12,7 @@ import io.ds2.model.scaler.ScalerInput;
 import io.ds2.model.scaler.StateStore;
 import io.ds2.model.scaler.Step;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -34,6 +35,8 @@ public final class JobDriver {
   private final LoopListener listener;
   private final Clock clock;
   private JobTopology topology;
+  // This poll's topology was read while the source settled; the sample need not read it again.
+  private boolean topologyRead;
   private Decision lastDecision;
 
   public JobDriver(
@@ -79,6 +82,12 @@ public final class JobDriver {
     if (action instanceof ScalerAction.Stop stop) {
       throw new FlinkRestException(FlinkRestException.Kind.JOB_NOT_RUNNING, stop.why());
     }
+    if (action instanceof ScalerAction.Sample s) {
+      Optional<ScalerAction> later = settle(s);
+      if (later.isPresent()) {
+        return later.get();
+      }
+    }
     Step step = scaler.step(perform(action), clock.instant());
     for (ScalerEvent e : step.events()) {
       report(e);
@@ -96,12 +105,34 @@ public final class JobDriver {
     return Optional.ofNullable(d);
   }
 
+  /**
+   * Reads the topology if asked and lets the source get its sample ready: when that takes a while
+   * (Flink's store refreshing), the same poll comes back then instead of holding the thread, which
+   * the operator shares among all its jobs. A failure here is the poll's, reported by the poll.
+   */
+  private Optional<ScalerAction> settle(ScalerAction.Sample s) {
+    Duration wait;
+    try {
+      if (s.freshTopology() && !topologyRead || topology == null) {
+        topology = source.topology();
+        topologyRead = true;
+      }
+      wait = source.settle();
+    } catch (FlinkRestException e) {
+      return Optional.empty();
+    }
+    return wait.isZero()
+        ? Optional.empty()
+        : Optional.of(new ScalerAction.Sample(clock.instant().plus(wait), s.freshTopology()));
+  }
+
   private ScalerInput perform(ScalerAction action) {
     if (action instanceof ScalerAction.Sample s) {
       try {
-        if (s.freshTopology() || topology == null) {
+        if (s.freshTopology() && !topologyRead || topology == null) {
           topology = source.topology();
         }
+        topologyRead = false;
         return new ScalerInput.Sampled(topology.graph(), source.sample(topology.graph()));
       } catch (FlinkRestException e) {
         if (JOB_GONE.contains(e.kind())) {

@@ -4,6 +4,7 @@ import io.ds2.model.graph.JobGraph;
 import io.ds2.model.scaler.JobTopology;
 import io.ds2.model.scaler.MetricSource;
 import io.ds2.model.window.JobSample;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -39,6 +40,11 @@ public final class RecordingMetricSource implements MetricSource {
   public JobTopology topology() {
     current = live.topology();
     return current;
+  }
+
+  @Override
+  public Duration settle() {
+    return live.settle();
   }
 
   @Override

@@ -81,6 +81,23 @@ class ControlLoopTest {
   }
 
   @Test
+  void aPollComesBackWhenTheMetricsHaveSettledInsteadOfWaitingForThem() throws Exception {
+    // One settle per poll, each 1 s before its sample (FakeJob fails a sample taken sooner): the
+    // driver hands the wait back to its caller (here the loop's sleep; the operator's scheduler).
+    FakeJob job = job().metricsSettleIn(Duration.ofSeconds(1)).restartTakes(Duration.ofSeconds(2));
+    ControlLoop loop = loop(job, job);
+    Decision first = loop.step();
+    assertEquals(
+        Map.of("s", 1, "p", 4, "k", 3),
+        assertInstanceOf(Action.Rescale.class, first.action()).parallelism());
+    Decision next = loop.step();
+    assertEquals(
+        ReasonCode.NO_CHANGE, assertInstanceOf(Action.Hold.class, next.action()).reason().code());
+    assertTrue(job.settles() >= 10, "every poll settled first: " + job.settles());
+    assertTrue(events.problems.isEmpty(), "no poll failed: " + events.problems);
+  }
+
+  @Test
   void aRescaleThatNeverShowsIsAbandonedAtTheTimeoutAndBackedOffFrom() throws Exception {
     FakeJob job = job().neverApplies();
     ControlLoop loop = loop(job, job, "rescale-timeout", "5s", "rescale-backoff", "10m");

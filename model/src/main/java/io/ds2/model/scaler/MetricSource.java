@@ -17,8 +17,19 @@ public interface MetricSource {
   /** The job's identity and dataflow graph as of now. */
   JobTopology topology();
 
-  /** One poll of every vertex of {@code graph}. */
+  /** One poll of every vertex of {@code graph}; waits first if the source needs to settle. */
   JobSample sample(JobGraph graph);
+
+  /**
+   * Gets the next {@link #sample} ready without blocking: how long until it may be taken without
+   * waiting, {@link Duration#ZERO} when it may be taken now. A driver sharing its threads among
+   * many jobs asks this first and comes back after the answer (Flink's metric store refreshes for
+   * up to a second after a request starts it: slept in {@code sample}, that second would hold a
+   * shared thread). Calling it again before the sample only says how much of the wait is left.
+   */
+  default Duration settle() {
+    return Duration.ZERO;
+  }
 
   /** How often the source's metrics refresh, where it knows (Flink's metric store interval). */
   default Optional<Duration> metricRefresh() {
