@@ -116,7 +116,9 @@ public final class OperatorMetrics {
         List.of(parallelism, recommended, trueRate, targetRate, decisions, rescales)) {
       metric.removeIf(labels -> labels.get(0).equals(namespace) && labels.get(1).equals(resource));
     }
-    errors.removeIf(labels -> labels.get(0).equals(namespace) && labels.get(1).equals(resource));
+    for (var metric : List.of(errors, lastDecision)) {
+      metric.removeIf(labels -> labels.get(0).equals(namespace) && labels.get(1).equals(resource));
+    }
   }
 
   /**
