@@ -282,11 +282,12 @@ public final class Bench implements Runnable {
     public Integer call() throws Exception {
       List<FleetBenchmark.Result> results = new ArrayList<>();
       System.out.printf(
-          "%-6s %10s %10s %10s %9s %9s %8s %11s %9s %10s %9s %8s %9s%n",
+          "%-6s %10s %10s %10s %10s %9s %9s %8s %11s %9s %10s %9s %8s %9s%n",
           "JOBS",
           "DECISIONS",
           "LOOP p50 s",
           "LOOP p99 s",
+          "STEADY p99",
           "RESCALES",
           "AT ORACLE",
           "RETRIES",
@@ -301,11 +302,12 @@ public final class Bench implements Runnable {
         results.add(r);
         System.out.printf(
             Locale.ROOT,
-            "%-6d %10d %10.1f %10.1f %9d %9d %8d %11.0f %9.2f %9.0fM %8.0fM %8d %9d%n",
+            "%-6d %10d %10.1f %10.1f %10.1f %9d %9d %8d %11.0f %9.2f %9.0fM %8.0fM %8d %9d%n",
             n,
             r.decisions(),
             r.loopMedianSeconds(),
             r.loopP99Seconds(),
+            r.steadyLoopP99Seconds(),
             r.rescales(),
             r.jobsAtOracle(),
             r.retriedFailures(),

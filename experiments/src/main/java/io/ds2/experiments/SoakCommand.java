@@ -64,7 +64,7 @@ final class SoakCommand implements Callable<Integer> {
         Locale.ROOT,
         "slopes per hour after the first minute: heap %.2f MiB, threads %.2f, connections %.2f,"
             + " event entries %.2f, metric series %.2f; %d jobs replaced;"
-            + " %d of %d jobs at their oracle at the end%n",
+            + " %d of %d jobs at their oracle at the end; Warning events by reason: %s%n",
         r.heapSlopeMiBPerHour(),
         r.threadSlopePerHour(),
         r.connectionSlopePerHour(),
@@ -72,7 +72,8 @@ final class SoakCommand implements Callable<Integer> {
         r.metricSeriesSlopePerHour(),
         r.jobsReplaced(),
         r.jobsAtOracle(),
-        r.jobs());
+        r.jobs(),
+        r.warningsByReason());
     Bench.writeResults(
         out, "soak", List.of(r), io.ds2.experiments.scale.SoakBenchmark.OPTIONS.toString());
     return 0;

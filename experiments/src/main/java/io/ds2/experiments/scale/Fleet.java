@@ -24,6 +24,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * N simulated jobs managed by ds2's operator through its own path: FlinkDeployments on a Kubernetes
@@ -154,6 +155,28 @@ final class Fleet implements AutoCloseable {
     if (job != null) {
       flink.remove(job.id());
     }
+  }
+
+  /**
+   * Drops the requests the mock API server keeps for tests to take (every one, bodies included):
+   * they are the mock's, not the operator's, and would show as a heap that grows with the run.
+   */
+  void forgetRecordedRequests() throws InterruptedException {
+    while (server.takeRequest(0, TimeUnit.MILLISECONDS) != null) {
+      // drained
+    }
+  }
+
+  /** The Warning events the operator raised so far, by reason (repeats counted). */
+  Map<String, Integer> warnings() {
+    Map<String, Integer> byReason = new java.util.TreeMap<>();
+    for (var e : client.v1().events().inNamespace(NS).list().getItems()) {
+      if ("Warning".equals(e.getType())) {
+        int n = e.getCount() == null ? 1 : e.getCount();
+        byReason.merge(String.valueOf(e.getReason()), n, Integer::sum);
+      }
+    }
+    return byReason;
   }
 
   List<String> names() {

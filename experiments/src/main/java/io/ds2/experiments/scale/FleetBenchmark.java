@@ -37,6 +37,7 @@ public final class FleetBenchmark {
       long decisions,
       double loopMedianSeconds,
       double loopP99Seconds,
+      double steadyLoopP99Seconds,
       long rescales,
       int jobsAtOracle,
       long retriedFailures,
@@ -62,6 +63,10 @@ public final class FleetBenchmark {
     long rescales = 0;
     long problems = 0;
     Map<String, List<Double>> decisionTimes = new HashMap<>();
+    // When each job was first seen rescaled (wall-clock seconds, as the decision metric): the
+    // intervals after it are the steady loop, those before include the rescale every job makes
+    // at about the same time (they all start at parallelism 1 together).
+    Map<String, Double> rescaledAt = new HashMap<>();
     try (Fleet fleet = new Fleet(jobs, OPTIONS)) {
       fleet.start();
       long end = System.nanoTime() + length.toNanos();
@@ -72,6 +77,9 @@ public final class FleetBenchmark {
           List<Double> times = decisionTimes.computeIfAbsent(name, n -> new ArrayList<>());
           if (at > 0 && (times.isEmpty() || times.get(times.size() - 1) != at)) {
             times.add(at);
+          }
+          if (!rescaledAt.containsKey(name) && fleet.figures(name).appliedRescales() > 0) {
+            rescaledAt.put(name, System.currentTimeMillis() / 1000.0);
           }
         }
         threads = Math.max(threads, ManagementFactory.getThreadMXBean().getThreadCount());
@@ -96,12 +104,19 @@ public final class FleetBenchmark {
             .mapToLong(p -> p.getPeakUsage().getUsed())
             .sum();
     List<Double> intervals = new ArrayList<>();
-    for (List<Double> times : decisionTimes.values()) {
+    List<Double> steady = new ArrayList<>();
+    for (Map.Entry<String, List<Double>> e : decisionTimes.entrySet()) {
+      List<Double> times = e.getValue();
+      double rescaled = rescaledAt.getOrDefault(e.getKey(), Double.MAX_VALUE);
       for (int i = 1; i < times.size(); i++) {
         intervals.add(times.get(i) - times.get(i - 1));
+        if (times.get(i - 1) > rescaled) {
+          steady.add(times.get(i) - times.get(i - 1));
+        }
       }
     }
     Collections.sort(intervals);
+    Collections.sort(steady);
     System.gc();
     long after = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     return new Result(
@@ -109,9 +124,8 @@ public final class FleetBenchmark {
         seconds,
         decisions,
         intervals.isEmpty() ? 0 : intervals.get(intervals.size() / 2),
-        intervals.isEmpty()
-            ? 0
-            : intervals.get(Math.min(intervals.size() - 1, (int) (intervals.size() * 0.99))),
+        p99(intervals),
+        p99(steady),
         rescales,
         atOracle,
         problems,
@@ -121,6 +135,12 @@ public final class FleetBenchmark {
         after / 1048576.0,
         threads,
         schedulerThreads);
+  }
+
+  private static double p99(List<Double> sorted) {
+    return sorted.isEmpty()
+        ? 0
+        : sorted.get(Math.min(sorted.size() - 1, (int) (sorted.size() * 0.99)));
   }
 
   /** The fluid job runs at the smallest parallelism that keeps up (its closed form). */

@@ -5,6 +5,7 @@ import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.commons.math3.stat.regression.SimpleRegression;
 
@@ -43,6 +44,7 @@ public final class SoakBenchmark {
       long decisions,
       long rescales,
       long problems,
+      Map<String, Integer> warningsByReason,
       int jobsAtOracle) {}
 
   /** The fleet's options with a 30 s scale-down delay, so every demand switch rescales. */
@@ -81,6 +83,7 @@ public final class SoakBenchmark {
     // Totals of the jobs deleted so far: their series are dropped with them.
     long[] gone = new long[3];
     long[] totals;
+    Map<String, Integer> warnings;
     // Events de-duplicate for 2 min instead of 30, so that a 10 min run shows them evicted.
     try (Fleet fleet = new Fleet(jobs, OPTIONS, DEDUPE)) {
       fleet.start();
@@ -110,6 +113,7 @@ public final class SoakBenchmark {
           nextChurn += churnEvery.toNanos();
         }
         if (now >= next) {
+          fleet.forgetRecordedRequests();
           System.gc();
           long[] t = totals(fleet, fleet.names());
           Sample s =
@@ -131,6 +135,7 @@ public final class SoakBenchmark {
         Thread.sleep(200);
       }
       totals = totals(fleet, fleet.names());
+      warnings = fleet.warnings();
       atOracle =
           (int) fleet.names().stream().map(fleet::job).filter(FleetBenchmark::atOracle).count();
     }
@@ -150,6 +155,7 @@ public final class SoakBenchmark {
         totals[0] + gone[0],
         totals[1] + gone[1],
         totals[2] + gone[2],
+        warnings,
         atOracle);
   }
 
