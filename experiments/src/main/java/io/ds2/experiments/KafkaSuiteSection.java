@@ -72,8 +72,11 @@ final class KafkaSuiteSection {
           pass unchanged) keeps up in every phase that could be judged (5 of 6), in 2-4 steps a phase, above the oracle: fan-in
           4/5/3 and 7/11/6 (oracle 3/4/2 and 6/8/4), word count 13/32 (10/25), sub-linear 6
           exact; slot-seconds 2,011 / 1,629 / 5,532 / 1,449 against the oracle's 1,676 / 1,363 /
-          4,972 / 1,557 and the Flink autoscaler's 2,668 / 2,304 / 5,595 / 3,339. The step-down's
-          x0.5 phase is not judged: its fourth rescale came 8 s before the phase ended. After
+          4,972 / 1,557 and the Flink autoscaler's 2,668 / 2,304 / 5,595 / 3,339. On the word
+          count ds2 last asked for Count 32 -> 33, one slot beyond the cluster's 32: Flink kept
+          32, ds2 recorded the request as not applied 60 s later, and the
+          job kept up at 32 (busiest subtask 90 %). The step-down's
+          second phase (x2 -> x1) is not judged: its fourth rescale came 8 s before the phase ended. After
           3/4/2 had fallen short (source 100 % back-pressured, busiest Join 93 %) and 4/5/2 was
           sized for the learned utilization 0.88, one window read the Orders arrival at 420/s
           (the first window after a rescale, 5 % over) and the Sink needed 2.01 instances: 2 -> 3,
@@ -97,11 +100,12 @@ final class KafkaSuiteSection {
           last minute while the others were 67-74 %. ds2 used to size the Sink as if it
           inherited the Join's key groups one-to-one, which holds only at equal parallelism; the
           decision's last rule now checks the Sink against the parallelism the Join is going to
-          and the subtasks each Sink subtask reads (`POINTWISE_INPUT`). In these runs it raised
-          the Sink 4 -> 5 behind a Join going to 10 or 9 (one Sink subtask would have read three
-          Join subtasks, 31-33 %) and 2 -> 3 behind a Join going to 5 (58 %): the step-down now
-          ends at 4/5/3 instead of 4/5/2, at 30 more slot-seconds, and the busiest subtask of
-          the fan-in x2 phase is now a Join subtask at 96 %, no longer a Sink subtask at 100 %.
+          and the subtasks each Sink subtask reads (`POINTWISE_INPUT`). In the fan-in's x2
+          phase it raised the Sink 3 -> 4 behind a Join going to 7 (at 3, one Sink subtask would
+          have read three Join subtasks, 41.5 % of the input) and 4 -> 6 behind a Join going to
+          11 (28.6 %); the busiest subtask of that phase is now a Parse subtask at 77 %, no
+          longer a Sink subtask at 100 %. On the step-down a Sink of 2 behind a Join of 5 had
+          room enough, so the rule did not act there (the Sink's 2 -> 3 came from the demand).
         - The Flink autoscaler (matched settings) takes the most steps (5 and 6 on the fan-in up,
           7 on the step-down), ends far above the oracle (Join 16 for 8, Work 16 for 6, Count 32
           for 25), does not keep up on the word count, and in both fan-in x2 phases rescaled too
