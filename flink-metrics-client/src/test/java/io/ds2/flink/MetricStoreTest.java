@@ -1,5 +1,6 @@
 package io.ds2.flink;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -127,11 +128,12 @@ class MetricStoreTest {
         });
   }
 
-  /** What a shared scheduler does: come back after each answer of settle(), then sample. */
-  private static JobSample settledSample(JobSampler sampler, JobGraph graph) throws Exception {
-    for (Duration wait = sampler.settle(); !wait.isZero(); wait = sampler.settle()) {
-      Thread.sleep(Math.max(1, wait.toMillis()));
-    }
+  /** What a shared scheduler does: ask settle() again until it says ready, then sample. */
+  private static JobSample settledSample(JobSampler sampler, JobGraph graph) {
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .pollInterval(Duration.ofMillis(10))
+        .until(() -> sampler.settle().isZero());
     return sampler.sample(graph);
   }
 
