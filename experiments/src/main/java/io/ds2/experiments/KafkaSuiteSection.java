@@ -80,7 +80,7 @@ final class KafkaSuiteSection {
           3/4/2 had fallen short (source 100 % back-pressured, busiest Join 93 %) and 4/5/2 was
           sized for the learned utilization 0.88, one window read the Orders arrival at 420/s
           (the first window after a rescale, 5 % over) and the Sink needed 2.01 instances: 2 -> 3,
-          undone 40 s later by the scale-down delay (3 -> 2). The matched settings let one
+          undone 47 s later by the scale-down delay (3 -> 2). The matched settings let one
           window act (activation 1); ds2's default of two agreeing windows would not have. The
           previous run (before the last two policy fixes) ended this phase at 4/5/3 and kept up.
         - **Demand from Kafka lag.** The KafkaSource's lag gauge is seconds stale while the
