@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +49,7 @@ public final class Ds2Operator implements AutoCloseable {
   private JobEnds ends;
   private ScheduledThreadPoolExecutor scheduler;
   private ManagedJob.Shared shared;
+  private Instant startedAt;
 
   /**
    * @param namespaces the namespaces to watch; empty means all
@@ -105,6 +107,7 @@ public final class Ds2Operator implements AutoCloseable {
   }
 
   public void start() {
+    startedAt = clock.instant();
     scheduler = new ScheduledThreadPoolExecutor(threads, daemonThreads());
     scheduler.setRemoveOnCancelPolicy(true); // a stopped job leaves nothing in the queue
     JobEnds jobEnds = ends != null ? ends : new RestEnds(restAccess, recordDir, clock);
@@ -226,7 +229,7 @@ public final class Ds2Operator implements AutoCloseable {
                 .inNamespace(r.getMetadata().getNamespace())
                 .withName(r.getMetadata().getName()));
     jobs.put(uid, job);
-    job.start();
+    job.start(StartSpread.delay(r, startedAt, clock.instant(), settings.get().options().window()));
   }
 
   private void stop(String uid) {

@@ -96,8 +96,9 @@ final class ManagedJob {
     return stopped;
   }
 
-  void start() {
-    schedule(shared.clock().instant());
+  /** Schedules the first step {@code delay} from now (see {@link StartSpread}). */
+  void start(Duration delay) {
+    schedule(shared.clock().instant().plus(delay));
   }
 
   /** Stops the schedule; waits for a tick in progress, so nothing of this loop writes after. */
