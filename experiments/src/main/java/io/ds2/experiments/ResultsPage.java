@@ -152,7 +152,7 @@ final class ResultsPage {
         and no warm-up. *Loop* is the time between two decisions of a job, from the decision
         times its `ds2_last_decision_timestamp_seconds` reports, and *steady p99* the same over
         the intervals after the job's rescale (every job starts at parallelism 1 and rescales
-        once, all within the same seconds); *retries* are problems the loops
+        once); *retries* are problems the loops
         reported (and retried); *threads* is the most the whole JVM had during the run (API
         server, informers, simulated endpoint included) and *scheduler* the loop threads; the CPU
         and heap figures include the API server and the simulated endpoint.
@@ -183,18 +183,21 @@ final class ResultsPage {
         """
 
         What the runs show (one run each): with its 4 scheduler threads the operator decides on
-        time for 1, 100 and 1,000 jobs after their rescale (steady p99 10.4 / 10.5 / 11.8 s; the
-        target is 1.5 x the 10 s window, 15 s; a decision comes a window and a refresh apart).
-        Over all intervals, **1,000 jobs miss it: p99 17.2 s**. They all start together at
-        parallelism 1, so their first windows and their rescales fall in the same seconds; thread
-        dumps taken then show the loop threads waiting for the simulated endpoint's answers,
-        which shares the machine's 2 cores with the operator and the API server. The JVM's
-        threads stay at 42-55 whatever the number of jobs, 4 of them the scheduler's. Found by
-        this benchmark: a poll slept on a shared thread while Flink's metric store refreshed
-        (up to 1 s a poll; 0 decisions at 1,000 jobs): it now comes back when the refresh has
-        landed. And the JDK's HTTP server answers a kept-alive connection only after the
-        client's delayed ACK unless Nagle is off (about 40 ms a call, capping the endpoint at
-        ~80 calls/s); it is off now, as it is in Flink's Netty server.
+        time for 1, 100 and 1,000 jobs: p99 11.0 / 11.3 / 11.2 s between a job's decisions over
+        all intervals, 10.4 / 10.5 / 10.5 s after each job's rescale (the target is 1.5 x the 10 s
+        window, 15 s; a decision comes a window and a refresh apart). The jobs exist before the
+        operator starts, as after an operator restart or a leader handover, so each starts at a
+        point of its first window chosen from its uid (`StartSpread`; a job created later starts
+        at once). Before that, all 1,000 started together, their first windows and rescales fell
+        in the same seconds and the p99 was 17.2 s (4,039 decisions in the minute, now 4,735):
+        thread dumps taken then showed the loop threads waiting for the simulated endpoint, which
+        shares the machine's 2 cores with the operator and the API server. The JVM's threads stay
+        at 43-55 whatever the number of jobs, 4 of them the scheduler's. Found by this benchmark:
+        a poll slept on a shared thread while Flink's metric store refreshed (up to 1 s a poll; 0
+        decisions at 1,000 jobs): it now comes back when the refresh has landed. And the JDK's
+        HTTP server answers a kept-alive connection only after the client's delayed ACK unless
+        Nagle is off (about 40 ms a call, capping the endpoint at ~80 calls/s); it is off now, as
+        it is in Flink's Netty server.
         """);
     md.append("\n");
   }
