@@ -65,7 +65,9 @@ public final class EstimateJson {
                       .put("pendingRecords", b.pendingAtEnd())
                       .put("arrivalRate", b.arrivalRate())
                       // longer than the window where earlier polls of the run agreed with it
-                      .put("arrivalFittedSeconds", b.arrivalSpanSeconds()));
+                      .put("arrivalFittedSeconds", b.arrivalSpanSeconds())
+                      // of which fitted before the job's last restart (the first window of a run)
+                      .put("arrivalFittedBeforeRestartSeconds", b.earlierRunSeconds()));
       SourceDemand d = estimate.demands().get(v.vertexId());
       if (d != null) {
         ObjectNode demand = n.putObject("demand");

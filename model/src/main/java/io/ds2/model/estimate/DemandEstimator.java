@@ -116,7 +116,7 @@ public final class DemandEstimator {
    * Backlog#shiftTolerance}: a lagging Kafka source's gauge is seconds stale and its halves scatter
    * by a quarter), and by a record per second: the load changed inside the window.
    */
-  static Optional<SourceDemand.Shift> shift(Backlog b) {
+  public static Optional<SourceDemand.Shift> shift(Backlog b) {
     if (b.earlyArrivalRate().isEmpty() || b.lateArrivalRate().isEmpty()) {
       return Optional.empty();
     }

@@ -20,7 +20,8 @@ import java.util.List;
  * <p>The polls of the last {@value #LEAD_IN_WINDOWS} windows are kept as the next window's lead-in:
  * a source's arrival rate is fitted over them too while the load holds (a lagging Kafka source's
  * gauge is too noisy for one window; {@link WindowBuilder#build(JobGraph, List, List)}). A drop
- * clears them; polls of an earlier run are ignored by the builder.
+ * clears them; polls of an earlier run are ignored by the builder, but the first window of a run
+ * takes in the arrival fitted before the restart where the load held ({@link ArrivalCarry}).
  */
 public final class WindowAssembly {
   /** Windows of polls a source's arrival rate may look back over, besides its own. */
@@ -49,6 +50,7 @@ public final class WindowAssembly {
   private final Duration maxWait;
   private final List<JobSample> samples = new ArrayList<>();
   private final List<JobSample> leadIn = new ArrayList<>();
+  private final ArrivalCarry carry;
   private Instant deadline;
 
   public WindowAssembly(Ds2Options o) {
@@ -56,6 +58,10 @@ public final class WindowAssembly {
     this.window = o.window();
     this.sampleInterval = o.sampleInterval();
     this.maxWait = maxWait(o);
+    this.carry =
+        new ArrivalCarry(
+            o.rescaleTimeout().plus(maxWait),
+            (LEAD_IN_WINDOWS + 1) * o.window().toMillis() / 1000.0);
   }
 
   /**
@@ -81,10 +87,12 @@ public final class WindowAssembly {
     samples.add(s);
     WindowResult r = builder.build(graph, leadIn, samples);
     if (r instanceof WindowResult.Ready ready) {
+      JobSample last = samples.get(samples.size() - 1);
       keepAsLeadIn();
       samples.clear();
       deadline = null;
-      return new Ready(ready.window());
+      return new Ready(
+          carry.apply(ready.window(), new ArrivalCarry.Run(last.runningSince(), last.restarts())));
     }
     WindowResult.NotReady notReady = (WindowResult.NotReady) r;
     WindowProblem dropped = null;

@@ -26,6 +26,9 @@ import java.util.OptionalDouble;
  * @param shiftTolerance records/s by which the two halves may differ from the gauge's noise alone:
  *     twice the largest distance of a half's readings from its own fitted line, over each half's
  *     span (0 where the halves are not both fitted)
+ * @param earlierRunSeconds of {@code arrivalSpanSeconds}, the seconds fitted before the job last
+ *     restarted (a rescale): taken in where the first window of a run and the last one before it
+ *     saw the same load (0 otherwise)
  */
 public record Backlog(
     double pendingAtEnd,
@@ -36,7 +39,8 @@ public record Backlog(
     OptionalDouble earlyArrivalRate,
     OptionalDouble lateArrivalRate,
     double arrivalSpanSeconds,
-    double shiftTolerance) {
+    double shiftTolerance,
+    double earlierRunSeconds) {
   /** Readings a half-window needs before its own slope is trusted. */
   public static final int MIN_POINTS_PER_HALF = 3;
 
@@ -46,6 +50,49 @@ public record Backlog(
    * more.
    */
   public static final double STEADY_TOLERANCE = 0.1;
+
+  /** A backlog fitted over this run only. */
+  public Backlog(
+      double pendingAtEnd,
+      double growthPerSecond,
+      double arrivalRate,
+      int points,
+      double spanSeconds,
+      OptionalDouble earlyArrivalRate,
+      OptionalDouble lateArrivalRate,
+      double arrivalSpanSeconds,
+      double shiftTolerance) {
+    this(
+        pendingAtEnd,
+        growthPerSecond,
+        arrivalRate,
+        points,
+        spanSeconds,
+        earlyArrivalRate,
+        lateArrivalRate,
+        arrivalSpanSeconds,
+        shiftTolerance,
+        0);
+  }
+
+  /**
+   * This backlog with its arrival rate averaged with one fitted before the job's last restart,
+   * weighted by the seconds each was fitted over.
+   */
+  public Backlog withEarlierRun(double rate, double seconds) {
+    double total = arrivalSpanSeconds + seconds;
+    return new Backlog(
+        pendingAtEnd,
+        growthPerSecond,
+        (arrivalRate * arrivalSpanSeconds + rate * seconds) / total,
+        points,
+        spanSeconds,
+        earlyArrivalRate,
+        lateArrivalRate,
+        total,
+        shiftTolerance,
+        seconds);
+  }
 
   /** A backlog fitted over the window only, its halves as given. */
   public Backlog(

@@ -21,7 +21,10 @@ import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
-/** The assembly hands each window the polls of the windows before it in the same run. */
+/**
+ * The assembly hands each window the polls of the windows before it in the same run, and the first
+ * window of a run the arrival fitted before the restart where the load held.
+ */
 class WindowAssemblyTest {
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
   private static final JobGraph GRAPH =
@@ -33,6 +36,9 @@ class WindowAssemblyTest {
   private static final class Job {
     Instant now = T0;
     Instant runningSince = T0.minusSeconds(100);
+    // Records emitted and lag growth per second: the arrival is their sum.
+    double emitted = 100;
+    double lagGrowth = 50;
 
     JobSample sample() {
       double t = Duration.between(runningSince, now).toMillis() / 1000.0;
@@ -43,8 +49,8 @@ class WindowAssemblyTest {
               "s",
               "RUNNING",
               1,
-              List.of(SubtaskSample.of(0, 0, 100 * t, 0, 1000 * t, 0)),
-              OptionalDouble.of(50 * t)));
+              List.of(SubtaskSample.of(0, 0, emitted * t, 0, 1000 * t, 0)),
+              OptionalDouble.of(lagGrowth * t)));
       v.put(
           "a",
           new VertexSample(
@@ -77,23 +83,81 @@ class WindowAssemblyTest {
   @Test
   void aSourcesArrivalLooksBackTwoWindowsOfTheSameRunAndNotPastARestart() {
     Job job = new Job();
-    WindowAssembly collector =
-        new WindowAssembly(
-            Ds2Options.fromMap(Map.of("window", "10s", "warm-up", "0s", "sample-interval", "1s")));
+    WindowAssembly collector = tenSecondWindows();
     Backlog first = backlog(collect(collector, job));
     assertEquals(10, first.arrivalSpanSeconds(), 1e-9);
     assertEquals(150, first.arrivalRate(), 1e-9);
-    Backlog second = backlog(collect(collector, job));
-    assertEquals(20, second.arrivalSpanSeconds(), 1e-9); // its own 10 s and the first window's
-    Backlog third = backlog(collect(collector, job));
-    assertEquals(30, third.arrivalSpanSeconds(), 1e-9);
+    assertEquals(
+        20, backlog(collect(collector, job)).arrivalSpanSeconds(), 1e-9); // and the first window's
+    assertEquals(30, backlog(collect(collector, job)).arrivalSpanSeconds(), 1e-9);
     Backlog fourth = backlog(collect(collector, job));
     assertEquals(30, fourth.arrivalSpanSeconds(), 1e-9); // two windows back at most
     assertEquals(150, fourth.arrivalRate(), 1e-9);
-    // A rescale: the job runs anew; nothing from before it is a lead-in.
+    // A rescale: the job runs anew; none of its polls from before is a lead-in, but the same load
+    // arrives, so the fit before the restart fills its first windows' fits up to 30 s.
+    restart(job);
+    Backlog afterRestart = backlog(collect(collector, job));
+    assertEquals(30, afterRestart.arrivalSpanSeconds(), 1e-9);
+    assertEquals(20, afterRestart.earlierRunSeconds(), 1e-9);
+    assertEquals(150, afterRestart.arrivalRate(), 1e-9);
+    Backlog second = backlog(collect(collector, job));
+    assertEquals(30, second.arrivalSpanSeconds(), 1e-9);
+    assertEquals(10, second.earlierRunSeconds(), 1e-9); // 20 s of its own run now
+    Backlog third = backlog(collect(collector, job));
+    assertEquals(30, third.arrivalSpanSeconds(), 1e-9);
+    assertEquals(0, third.earlierRunSeconds(), 1e-9); // its own run's three windows
+  }
+
+  private static void restart(Job job) {
     job.runningSince = job.now;
     job.now = job.now.plusSeconds(1);
-    Backlog afterRestart = backlog(collect(collector, job));
-    assertEquals(10, afterRestart.arrivalSpanSeconds(), 1e-9);
+  }
+
+  private static WindowAssembly tenSecondWindows() {
+    return new WindowAssembly(
+        Ds2Options.fromMap(Map.of("window", "10s", "warm-up", "0s", "sample-interval", "1s")));
+  }
+
+  /**
+   * The first window after a rescale read a few percent over the topic's rate on Kafka (a source
+   * catching up behind a stale lag gauge): weighted with the 30 s fitted before, it reads closer.
+   */
+  @Test
+  void theFirstWindowAfterARescaleLeansOnTheArrivalBeforeItWhereTheLoadHeld() {
+    Job job = new Job();
+    WindowAssembly collector = tenSecondWindows();
+    for (int k = 0; k < 3; k++) {
+      collect(collector, job); // 150/s, fitted over 30 s by the third window
+    }
+    restart(job);
+    job.lagGrowth = 60; // reads 160/s: 6.7 % over
+    Backlog b = backlog(collect(collector, job));
+    assertEquals((160 * 10 + 150 * 20) / 30.0, b.arrivalRate(), 1e-9);
+  }
+
+  @Test
+  void aLoadChangeAcrossTheRescaleKeepsTheNewWindowsOwnArrival() {
+    Job job = new Job();
+    WindowAssembly collector = tenSecondWindows();
+    collect(collector, job);
+    restart(job);
+    job.emitted = 200; // 250/s: two thirds more
+    Backlog b = backlog(collect(collector, job));
+    assertEquals(250, b.arrivalRate(), 1e-9);
+    assertEquals(10, b.arrivalSpanSeconds(), 1e-9);
+    assertEquals(0, b.earlierRunSeconds(), 1e-9);
+  }
+
+  @Test
+  void anArrivalFromLongBeforeTheRestartIsNotTakenIn() {
+    Job job = new Job();
+    WindowAssembly collector = tenSecondWindows();
+    collect(collector, job);
+    // Longer than a rescale timeout and a window's longest wait after the last fit.
+    job.runningSince = job.now.plus(Duration.ofMinutes(10));
+    job.now = job.runningSince.plusSeconds(1);
+    Backlog b = backlog(collect(collector, job));
+    assertEquals(10, b.arrivalSpanSeconds(), 1e-9);
+    assertEquals(150, b.arrivalRate(), 1e-9);
   }
 }
