@@ -111,8 +111,9 @@ final class SuiteSection {
         - **oracle**: the static optimum; its slot-seconds are given in every row.
 
         These runs were recorded before ds2 fitted a source's arrival over earlier windows of the
-        run and learnt a lower utilization from a capacity shortfall (both found on the Kafka
-        feed above, where every ds2 row is re-measured); they are not re-run here.
+        run (and, after a rescale, of the run before) and learnt a lower utilization from a
+        capacity shortfall (all found on the Kafka feed above, where every ds2 row is
+        re-measured); they are not re-run here.
 
         *These runs are mostly not valid by the Kafka-fed suite's test* (the *valid* column: an
         overload must show at the sources, back-pressured or lagging, within 30 s): with Flink's
