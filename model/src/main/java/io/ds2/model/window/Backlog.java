@@ -51,30 +51,6 @@ public record Backlog(
    */
   public static final double STEADY_TOLERANCE = 0.1;
 
-  /** A backlog fitted over this run only. */
-  public Backlog(
-      double pendingAtEnd,
-      double growthPerSecond,
-      double arrivalRate,
-      int points,
-      double spanSeconds,
-      OptionalDouble earlyArrivalRate,
-      OptionalDouble lateArrivalRate,
-      double arrivalSpanSeconds,
-      double shiftTolerance) {
-    this(
-        pendingAtEnd,
-        growthPerSecond,
-        arrivalRate,
-        points,
-        spanSeconds,
-        earlyArrivalRate,
-        lateArrivalRate,
-        arrivalSpanSeconds,
-        shiftTolerance,
-        0);
-  }
-
   /**
    * This backlog with its arrival rate averaged with one fitted before the job's last restart,
    * weighted by the seconds each was fitted over.
@@ -112,6 +88,7 @@ public record Backlog(
         earlyArrivalRate,
         lateArrivalRate,
         spanSeconds,
+        0,
         0);
   }
 

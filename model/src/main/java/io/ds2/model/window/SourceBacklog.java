@@ -103,7 +103,8 @@ final class SourceBacklog {
             halves ? OptionalDouble.of(early.slope) : OptionalDouble.empty(),
             halves ? OptionalDouble.of(late.slope) : OptionalDouble.empty(),
             times[end - 1] - times[from],
-            halves ? noiseTolerance(noise, early, late) : 0));
+            halves ? noiseTolerance(noise, early, late) : 0,
+            0)); // fitted over this run only
   }
 
   /**

@@ -115,7 +115,8 @@ class DemandEstimatorTest {
         java.util.OptionalDouble.of(early),
         java.util.OptionalDouble.of(late),
         30,
-        shiftTolerance);
+        shiftTolerance,
+        0);
   }
 
   @Test
