@@ -188,6 +188,12 @@ public final class Ds2Operator implements AutoCloseable {
       SharedIndexInformer<GenericKubernetesResource> informer,
       GenericKubernetesResource r) {
     String uid = r.getMetadata().getUid();
+    if (r.getMetadata().getDeletionTimestamp() != null) {
+      // Being deleted: the Flink operator's finalizer is tearing the cluster down. Polls would
+      // fail and a rescale would patch a resource on its way out, so the loop ends here.
+      stopAndForget(uid, r);
+      return;
+    }
     Optional<JobSettings> settings;
     try {
       settings = JobSettings.of(r, defaults);

@@ -2,6 +2,7 @@ package io.ds2.controller.k8s;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -9,12 +10,13 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
  * What the informer delivers: an update that changes nothing ds2 reads (a resync, a label) keeps
- * the running loop, never starts a second one; a deletion stops the loop.
+ * the running loop, never starts a second one; a deletion stops the loop, as soon as it begins.
  */
 @EnableKubernetesMockClient(crud = true)
 class InformerEventsTest {
@@ -68,6 +70,39 @@ class InformerEventsTest {
           .withName("quiet")
           .delete();
       await().atMost(Duration.ofSeconds(20)).until(() -> ds2.managed() == 0 && loop.stopped());
+    }
+  }
+
+  @Test
+  void aDeletionStopsTheLoopWhileTheFlinkOperatorsFinalizerStillHoldsTheResource() {
+    OperatorTestSupport.registerKinds(server);
+    GenericKubernetesResource r =
+        OperatorTestSupport.create(
+            client,
+            "leaving",
+            Map.of(JobSettings.AUTOSCALING, "advisor", JobSettings.REST_URL, "http://127.0.0.1:1"),
+            Map.of(),
+            Map.of());
+    r.getMetadata().setFinalizers(List.of("flinkdeployments.flink.apache.org/finalizer"));
+    client
+        .genericKubernetesResources(FlinkKinds.DEPLOYMENT)
+        .inNamespace(OperatorTestSupport.NS)
+        .resource(r)
+        .update();
+    try (Ds2Operator ds2 = OperatorTestSupport.operator(client, new OperatorMetrics())) {
+      ds2.start();
+      String uid = r.getMetadata().getUid();
+      await().atMost(Duration.ofSeconds(20)).until(() -> ds2.job(uid).isPresent());
+      ManagedJob loop = ds2.job(uid).orElseThrow();
+      client
+          .genericKubernetesResources(FlinkKinds.DEPLOYMENT)
+          .inNamespace(OperatorTestSupport.NS)
+          .withName("leaving")
+          .delete();
+      await().atMost(Duration.ofSeconds(20)).until(() -> ds2.managed() == 0 && loop.stopped());
+      // Still there, held by the finalizer, and marked for deletion.
+      assertNotNull(
+          OperatorTestSupport.get(client, "leaving").getMetadata().getDeletionTimestamp());
     }
   }
 }
