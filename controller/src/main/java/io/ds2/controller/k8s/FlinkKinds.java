@@ -61,4 +61,19 @@ public final class FlinkKinds {
             .equalsIgnoreCase(
                 String.valueOf(conf.get("kubernetes.operator.job.autoscaler.enabled")));
   }
+
+  /**
+   * Why the Flink operator says the resource's job is not running, if it does: it has not written a
+   * status yet (just created), or its {@code status.jobStatus.state} is something else than RUNNING
+   * (deploying, restarting, suspended, failed). A status without a job state says nothing.
+   */
+  public static Optional<String> notRunning(GenericKubernetesResource r) {
+    if (!(r.getAdditionalProperties().get("status") instanceof Map<?, ?> status)
+        || status.isEmpty()) {
+      return Optional.of("the Flink operator has not reported on it yet (no status)");
+    }
+    return string(r, "status", "jobStatus", "state")
+        .filter(state -> !"RUNNING".equals(state))
+        .map(state -> "its job is " + state + " (status.jobStatus.state)");
+  }
 }

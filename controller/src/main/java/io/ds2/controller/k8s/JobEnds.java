@@ -24,8 +24,18 @@ interface JobEnds {
       MetricSource source, Actuator actuator, Optional<LoopListener> listener, Closeable close) {}
 
   /**
+   * The Flink operator says the job is not running (yet): nothing is wrong, the loop waits for it.
+   */
+  final class NotRunning extends RuntimeException {
+    NotRunning(String why) {
+      super(why);
+    }
+  }
+
+  /**
    * @param current the resource from the informer cache (null once deleted)
    * @param resource where patches go
+   * @throws NotRunning if the Flink operator says the job is not running
    * @throws io.ds2.flink.FlinkRestException if the job cannot be found; the loop tries again later
    * @throws IllegalArgumentException if the REST client cannot be set up (a bad certificate file)
    */

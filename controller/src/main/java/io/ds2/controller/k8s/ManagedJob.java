@@ -133,6 +133,11 @@ final class ManagedJob {
         }
         next = driver.advance(next);
         at = next.at();
+      } catch (JobEnds.NotRunning e) {
+        // Looked at again every poll interval (a read of the informer cache), without a Warning.
+        LOG.debug("{}/{} not running: {}", namespace, name, e.getMessage());
+        tearDown();
+        at = shared.clock().instant().plus(settings.options().sampleInterval());
       } catch (FlinkRestException e) {
         at = startOverLater(e.getMessage());
       } catch (IllegalArgumentException e) {

@@ -39,14 +39,20 @@ final class RestEnds implements JobEnds {
       JobSettings settings,
       Supplier<GenericKubernetesResource> current,
       Resource<GenericKubernetesResource> resource) {
-    // Certificate files are read here: a bad one is reported, then tried again.
-    FlinkRestClient rest = new FlinkRestClient(settings.restUrl(), Duration.ofSeconds(10), access);
     GenericKubernetesResource now = current.get();
     if (now == null) {
       throw new FlinkRestException(
           FlinkRestException.Kind.JOB_NOT_FOUND,
           r.getMetadata().getNamespace() + "/" + r.getMetadata().getName() + " is gone");
     }
+    // A job being deployed is not a problem to warn about: its REST API is not up yet.
+    FlinkKinds.notRunning(now)
+        .ifPresent(
+            why -> {
+              throw new NotRunning(why);
+            });
+    // Certificate files are read here: a bad one is reported, then tried again.
+    FlinkRestClient rest = new FlinkRestClient(settings.restUrl(), Duration.ofSeconds(10), access);
     Optional<String> jobId = FlinkKinds.string(now, "status", "jobStatus", "jobId");
     String jid = new JobLocator(rest).locate(jobId).jid();
     JobSampler sampler = new JobSampler(rest, jid, clock);
