@@ -24,6 +24,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -35,6 +37,10 @@ import java.util.concurrent.TimeUnit;
  */
 final class Fleet implements AutoCloseable {
   static final String NS = "fleet";
+  // The Flink operator's, on every FlinkDeployment it manages.
+  private static final String FINALIZER = "flinkdeployments.flink.apache.org/finalizer";
+  // How long a deleted job's cluster takes to go (the Flink operator deletes its deployments).
+  private static final Duration TEARDOWN = Duration.ofSeconds(3);
   // The mock API server logs every request at INFO, thousands a second here. Held: JUL keeps only
   // weak references to loggers, and a collected one forgets its level.
   private static final java.util.logging.Logger MOCK_SERVER_LOG =
@@ -49,6 +55,14 @@ final class Fleet implements AutoCloseable {
   private final StandInOperator standIn;
   private final Map<String, FluidJob> jobs = new ConcurrentHashMap<>();
   private final Map<String, Double> baseDemand = new ConcurrentHashMap<>();
+  // Tears deleted jobs down after the Flink operator's usual delay (see remove).
+  private final ScheduledExecutorService teardown =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "fleet-teardown");
+            t.setDaemon(true);
+            return t;
+          });
   private int created;
   private boolean closed;
 
@@ -127,6 +141,7 @@ final class Fleet implements AutoCloseable {
             .withName(name)
             .withNamespace(NS)
             .withAnnotations(annotations)
+            .withFinalizers(FINALIZER)
             .endMetadata()
             .withAdditionalProperties(
                 Map.of("spec", Map.of("flinkConfiguration", Map.of(), "job", Map.of())))
@@ -143,7 +158,11 @@ final class Fleet implements AutoCloseable {
     return name;
   }
 
-  /** Deletes a managed job (its FlinkDeployment, then its simulated job). */
+  /**
+   * Deletes a managed job as the Flink operator sees it happen: the FlinkDeployment is marked for
+   * deletion (its finalizer holds it), the cluster is torn down a few seconds later (here, the
+   * simulated job), and only then does the finalizer let the resource go.
+   */
   void remove(String name) {
     client
         .genericKubernetesResources(FlinkKinds.DEPLOYMENT)
@@ -152,9 +171,19 @@ final class Fleet implements AutoCloseable {
         .delete();
     FluidJob job = jobs.remove(name);
     baseDemand.remove(name);
-    if (job != null) {
-      flink.remove(job.id());
-    }
+    teardown.schedule(
+        () -> {
+          if (job != null) {
+            flink.remove(job.id());
+          }
+          client
+              .genericKubernetesResources(FlinkKinds.DEPLOYMENT)
+              .inNamespace(NS)
+              .withName(name)
+              .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
+        },
+        TEARDOWN.toMillis(),
+        TimeUnit.MILLISECONDS);
   }
 
   /**
@@ -223,6 +252,7 @@ final class Fleet implements AutoCloseable {
       return;
     }
     closed = true;
+    teardown.shutdownNow();
     operator.close();
     standIn.close();
     client.close();
