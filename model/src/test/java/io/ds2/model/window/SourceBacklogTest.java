@@ -36,26 +36,35 @@ class SourceBacklogTest {
     for (int t = from; t <= from + seconds; t++) {
       double emitted = 300.0 * t;
       double pending = arrived.applyAsDouble(t) - emitted;
-      Map<String, VertexSample> v = new LinkedHashMap<>();
-      v.put(
-          "s",
-          new VertexSample(
-              "s",
-              "RUNNING",
-              1,
-              List.of(SubtaskSample.of(0, 0, emitted, 0, 1000.0 * t, 0)),
-              OptionalDouble.of(pending)));
-      v.put(
-          "a",
-          new VertexSample(
-              "a",
-              "RUNNING",
-              1,
-              List.of(SubtaskSample.of(0, emitted, emitted, 900.0 * t, 100.0 * t, 0)),
-              OptionalDouble.empty()));
-      samples.add(new JobSample(T0.plusSeconds(t), "RUNNING", since, OptionalLong.of(0), v));
+      samples.add(poll(t, since, emitted, pending));
     }
     return samples;
+  }
+
+  /**
+   * One poll at second {@code t} of a run: the source has emitted {@code emitted} records with
+   * {@code pending} waiting (busy 0, idle 1,000 ms a second); the operator behind it processed them
+   * all (900 ms busy a second).
+   */
+  private static JobSample poll(int t, Instant since, double emitted, double pending) {
+    Map<String, VertexSample> v = new LinkedHashMap<>();
+    v.put(
+        "s",
+        new VertexSample(
+            "s",
+            "RUNNING",
+            1,
+            List.of(SubtaskSample.of(0, 0, emitted, 0, 1000.0 * t, 0)),
+            OptionalDouble.of(pending)));
+    v.put(
+        "a",
+        new VertexSample(
+            "a",
+            "RUNNING",
+            1,
+            List.of(SubtaskSample.of(0, emitted, emitted, 900.0 * t, 100.0 * t, 0)),
+            OptionalDouble.empty()));
+    return new JobSample(T0.plusSeconds(t), "RUNNING", since, OptionalLong.of(0), v);
   }
 
   private Backlog backlog(List<JobSample> leadIn, List<JobSample> window) {
@@ -91,26 +100,7 @@ class SourceBacklogTest {
       if (r[0] < from || r[0] > to) {
         continue;
       }
-      Map<String, VertexSample> v = new LinkedHashMap<>();
-      v.put(
-          "s",
-          new VertexSample(
-              "s",
-              "RUNNING",
-              1,
-              List.of(SubtaskSample.of(0, 0, r[1], 0, 1000.0 * r[0], 0)),
-              OptionalDouble.of(r[2])));
-      v.put(
-          "a",
-          new VertexSample(
-              "a",
-              "RUNNING",
-              1,
-              List.of(SubtaskSample.of(0, r[1], r[1], 900.0 * r[0], 100.0 * r[0], 0)),
-              OptionalDouble.empty()));
-      samples.add(
-          new JobSample(
-              T0.plusSeconds(r[0]), "RUNNING", T0.minusSeconds(200), OptionalLong.of(0), v));
+      samples.add(poll(r[0], T0.minusSeconds(200), r[1], r[2]));
     }
     return samples;
   }
