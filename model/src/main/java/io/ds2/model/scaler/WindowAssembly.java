@@ -20,8 +20,8 @@ import java.util.List;
  * <p>The polls of the last {@value #LEAD_IN_WINDOWS} windows are kept as the next window's lead-in:
  * a source's arrival rate is fitted over them too while the load holds (a lagging Kafka source's
  * gauge is too noisy for one window; {@link WindowBuilder#build(JobGraph, List, List)}). A drop
- * clears them; polls of an earlier run are ignored by the builder, but the first window of a run
- * takes in the arrival fitted before the restart where the load held ({@link ArrivalCarry}).
+ * clears them; polls of an earlier run are ignored by the builder, but a run's first windows take
+ * in the arrival fitted before the restart where the load held ({@link ArrivalCarry}).
  */
 public final class WindowAssembly {
   /** Windows of polls a source's arrival rate may look back over, besides its own. */
