@@ -1,5 +1,6 @@
 package io.ds2.model;
 
+import io.ds2.model.split.SplitOwnership;
 import io.ds2.model.window.Backlog;
 import io.ds2.model.window.ObservationWindow;
 import io.ds2.model.window.SubtaskSample;
@@ -38,6 +39,15 @@ public final class Observations {
 
   /** An operator with explicit per-subtask deltas (skew); aggregates are their sums. */
   public Observations operator(String id, List<SubtaskSample> subtasks) {
+    return source(id, subtasks, Optional.empty());
+  }
+
+  /**
+   * A source with explicit per-subtask deltas (records read in, the chain's output out) and the
+   * splits each subtask reads, if its metrics name them.
+   */
+  public Observations source(
+      String id, List<SubtaskSample> subtasks, Optional<SplitOwnership> splits) {
     double in = 0;
     double out = 0;
     double busy = 0;
@@ -63,7 +73,8 @@ public final class Observations {
             OptionalDouble.of(idle),
             OptionalDouble.of(bp),
             subtasks,
-            Optional.empty()));
+            Optional.empty(),
+            splits));
     return this;
   }
 

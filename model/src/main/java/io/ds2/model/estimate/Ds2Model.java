@@ -14,10 +14,10 @@ import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.OptionalInt;
 import java.util.function.IntToDoubleFunction;
 
 /**
@@ -32,10 +32,11 @@ import java.util.function.IntToDoubleFunction;
  * pi(v)        = clamp(ceil(x(v)), min, min(max option, vertex max parallelism))
  * </pre>
  *
- * A vertex with several outputs sends its full out* to each consumer, as DS2 does. DS2's x assumes
- * the input spreads evenly over the subtasks; for a vertex with a keyed input Flink spreads it by
- * key-group range, so from pi(v) upward the smallest parallelism at which the busiest subtask keeps
- * up is taken ({@link KeyedEstimate}).
+ * A source vertex is sized like any other, by its splits ({@link SourceEstimate}). A vertex with
+ * several outputs sends its full out* to each consumer, as DS2 does. DS2's x assumes the input
+ * spreads evenly over the subtasks; for a vertex with a keyed input Flink spreads it by key-group
+ * range, so from pi(v) upward the smallest parallelism at which the busiest subtask keeps up is
+ * taken ({@link KeyedEstimate}).
  */
 public final class Ds2Model {
   private Ds2Model() {}
@@ -66,7 +67,8 @@ public final class Ds2Model {
         window,
         DemandEstimator.demands(graph, window, scenario, options.catchUp()),
         options,
-        history);
+        history,
+        scenario.sourceSplits());
   }
 
   /**
@@ -87,6 +89,19 @@ public final class Ds2Model {
       Map<String, SourceDemand> demands,
       Ds2Options options,
       KeyedHistory history) {
+    return estimate(graph, window, demands, options, history, Map.of());
+  }
+
+  /**
+   * @param sourceSplits split counts the user gave, by source vertex id
+   */
+  public static Estimate estimate(
+      JobGraph graph,
+      ObservationWindow window,
+      Map<String, SourceDemand> demands,
+      Ds2Options options,
+      KeyedHistory history,
+      Map<String, Integer> sourceSplits) {
     Walk walk =
         new Walk(graph, window, options, history.retainOnly(id -> graph.vertex(id).isPresent()));
     List<Vertex> order = graph.topologicalOrder();
@@ -99,8 +114,21 @@ public final class Ds2Model {
       VertexEstimate e;
       List<Edge> inputs = graph.inputsAt(pos);
       if (inputs.isEmpty()) {
-        e = source(v, obs, demands);
-        walk.now[pos] = demands.get(v.id()).currentRate();
+        SourceDemand d = demands.get(v.id());
+        if (d == null) {
+          throw new IllegalArgumentException("no demand for source " + v.name());
+        }
+        Integer given = sourceSplits.get(v.id());
+        e =
+            SourceEstimate.size(
+                v,
+                obs,
+                d,
+                options,
+                given == null ? OptionalInt.empty() : OptionalInt.of(given),
+                walk.history,
+                walk.observed);
+        walk.now[pos] = d.currentRate();
       } else {
         e = walk.operator(v, pos, inputs, obs);
       }
@@ -109,38 +137,6 @@ public final class Ds2Model {
     }
     return new Estimate(
         window, demands, results, options.targetUtilization(), walk.history.with(walk.observed));
-  }
-
-  private static VertexEstimate source(
-      Vertex v, VertexObservation obs, Map<String, SourceDemand> demands) {
-    SourceDemand d = demands.get(v.id());
-    if (d == null) {
-      throw new IllegalArgumentException("no demand for source " + v.name());
-    }
-    return new VertexEstimate(
-        v.id(),
-        v.name(),
-        true,
-        true,
-        obs.parallelism(),
-        v.maxParallelism(),
-        OptionalDouble.empty(),
-        OptionalDouble.of(d.targetRate()),
-        // Sources under-report busy time (fetch threads are not counted): no true rate shown.
-        OptionalDouble.empty(),
-        OptionalDouble.empty(),
-        OptionalDouble.empty(),
-        obs.parallelism(),
-        List.of(
-            new Reason(
-                ReasonCode.SOURCE_NOT_SCALED,
-                "sources are not scaled; demand "
-                    + rate(d.targetRate())
-                    + " ("
-                    + d.basis().name().toLowerCase(Locale.ROOT)
-                    + (d.scale() == 1 ? "" : String.format(Locale.ROOT, " x %s", d.scale()))
-                    + ")")),
-        Optional.empty());
   }
 
   /**
@@ -277,7 +273,8 @@ public final class Ds2Model {
           OptionalDouble.of(required),
           recommended,
           reasons,
-          spread);
+          spread,
+          Optional.empty());
     }
 
     /**
@@ -329,12 +326,13 @@ public final class Ds2Model {
         OptionalDouble.empty(),
         obs.parallelism(),
         reasons,
+        Optional.empty(),
         Optional.empty());
   }
 
-  // Every source's reason carries its demand: Formatter's parsing would cost more than the
+  // Every unsized source's reason carries its demand: Formatter's parsing would cost more than the
   // source's whole estimate, so the one decimal is rounded directly.
-  private static String rate(double r) {
+  static String rate(double r) {
     String digits =
         Double.isFinite(r)
             ? BigDecimal.valueOf(r).setScale(1, RoundingMode.HALF_UP).toPlainString()

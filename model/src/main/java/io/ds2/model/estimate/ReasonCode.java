@@ -2,8 +2,25 @@ package io.ds2.model.estimate;
 
 /** Why a vertex's recommendation is what it is, beyond the plain DS2 equation. */
 public enum ReasonCode {
-  /** Sources are never scaled; their output is the external demand. */
+  /**
+   * A source whose capacity cannot be measured keeps its parallelism: no usable busy time or no
+   * records read reported (a legacy {@code SourceFunction}, NaN), or a chain that emitted nothing.
+   */
   SOURCE_NOT_SCALED,
+  /**
+   * A source never runs more subtasks than it has splits (a subtask without one reads nothing):
+   * capped at the split count; more partitions would let it scale further.
+   */
+  SOURCE_SPLIT_LIMIT,
+  /** A source's split count is unknown: sized as if its input spread evenly, with no cap. */
+  SOURCE_SPLITS_UNKNOWN,
+  /**
+   * A source's subtasks read unequal numbers of splits (or splits of unequal load): sized above
+   * DS2's even-spread bound so that the busiest subtask keeps up.
+   */
+  UNEVEN_SPLITS,
+  /** One split needs more than an instance: no parallelism fixes it; sized for the rest. */
+  HOT_SPLIT,
   /** The equation asked for fewer instances than the configured minimum. */
   RAISED_TO_MIN_PARALLELISM,
   /** The equation asked for more than the configured maximum parallelism. */

@@ -19,6 +19,7 @@ import java.util.OptionalDouble;
  * @param keySpread how the input spreads over the subtasks, for a vertex with a keyed input; empty
  *     when DS2's even spread applies (a pointwise input is checked by the policy, against the
  *     producer's target)
+ * @param splitSpread for a source vertex sized by its splits, how they spread over its subtasks
  */
 public record VertexEstimate(
     String vertexId,
@@ -34,7 +35,8 @@ public record VertexEstimate(
     OptionalDouble requiredParallelism,
     int recommendedParallelism,
     List<Reason> reasons,
-    Optional<KeySpread> keySpread) {
+    Optional<KeySpread> keySpread,
+    Optional<SplitSpread> splitSpread) {
   public VertexEstimate {
     reasons = List.copyOf(reasons);
   }

@@ -1,5 +1,6 @@
 package io.ds2.model.graph;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -20,5 +21,13 @@ public record Vertex(String id, String name, int maxParallelism) {
       throw new InvalidGraphException(
           "vertex " + id + " has max parallelism " + maxParallelism + ", expected >= 1");
     }
+  }
+
+  /**
+   * The operators Flink chained into this vertex, head first, as its name lists them ({@code
+   * Source: S -> Parse} holds {@code Source: S} and {@code Parse}).
+   */
+  public List<String> operators() {
+    return List.of(name.split(" -> "));
   }
 }

@@ -8,14 +8,16 @@ import java.util.Map;
 import java.util.function.Predicate;
 
 /**
- * What the loop remembers about its keyed vertices between windows: the latest observation of each
- * at every parallelism it ran at (windows at one parallelism averaged), as long as they still
- * describe the same job. An immutable value: each estimate returns the history it leaves for the
- * next one.
+ * What the loop remembers about its keyed vertices (spread over key groups) and its sources (spread
+ * over splits, {@link SubtaskShares#owners()}) between windows: the latest observation of each at
+ * every parallelism it ran at (windows at one parallelism averaged), as long as they still describe
+ * the same job. An immutable value: each estimate returns the history it leaves for the next one. A
+ * source's remembered observations also keep its split count where only idle subtasks told it.
  *
  * <p>An observation is forgotten when the vertex's cost per record moved by more than {@value
- * #COST_CHANGE} since (another job, or another machine), when the vertex's max parallelism changed,
- * and, oldest first, when the observations no longer fit one spread: the keys' popularity moved.
+ * #COST_CHANGE} since (another job, or another machine), when the vertex's max parallelism (or
+ * split count) changed, and, oldest first, when the observations no longer fit one spread: the
+ * keys' popularity moved.
  */
 public final class KeyedHistory {
   /** Observations kept per vertex: parallelisms the vertex ran at lately. */
@@ -113,6 +115,7 @@ public final class KeyedHistory {
     for (SubtaskShares o : older) {
       boolean applies =
           o.maxParallelism() == latest.maxParallelism()
+              && o.owners().isPresent() == latest.owners().isPresent()
               && Math.abs(o.costPerRecord() - latest.costPerRecord())
                   <= COST_CHANGE * latest.costPerRecord();
       if (!applies) {
@@ -147,8 +150,12 @@ public final class KeyedHistory {
   }
 
   private static boolean fits(List<SubtaskShares> observations) {
-    KeyGroupLoad combined =
-        KeyGroupLoad.combine(observations.get(0).maxParallelism(), observations);
+    int units = observations.get(0).maxParallelism();
+    if (observations.get(0).owners().isPresent()) { // a source's splits
+      SplitLoad combined = SplitLoad.combine(units, observations);
+      return observations.stream().allMatch(o -> combined.misfit(o) <= FIT_TOLERANCE);
+    }
+    KeyGroupLoad combined = KeyGroupLoad.combine(units, observations);
     return observations.stream().allMatch(o -> combined.misfit(o) <= FIT_TOLERANCE);
   }
 

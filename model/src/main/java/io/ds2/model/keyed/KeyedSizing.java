@@ -2,6 +2,7 @@ package io.ds2.model.keyed;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 import java.util.function.IntToDoubleFunction;
 
 /**
@@ -43,7 +44,8 @@ public final class KeyedSizing {
       double busiestLoad,
       int busiestFirstKeyGroup,
       int busiestLastKeyGroup,
-      List<HotKeyGroup> hot) {
+      List<HotKeyGroup> hot)
+      implements Candidate {
     public Result {
       hot = List.copyOf(hot);
     }
@@ -93,9 +95,26 @@ public final class KeyedSizing {
       }
       hot.sort((x, y) -> Double.compare(y.load(), x.load()));
     }
-    Result last = null;
+    int[] hotKeyGroups = hotPrefix;
+    return firstKeepingUp(
+        from, to, p -> busiest(p, load, input, hotKeyGroups, capacityAt.applyAsDouble(p), hot));
+  }
+
+  /** A parallelism tried: whether its busiest subtask keeps up there. */
+  public interface Candidate {
+    boolean feasible();
+  }
+
+  /**
+   * The first of {@code from..to} at which the busiest subtask keeps up, else the last one tried.
+   * Feasibility is not monotonic in p (key-group ranges shift; a source's subtasks own ceil or
+   * floor of its splits), so candidates are tried in order, never bisected: the one search for key
+   * groups and for a source's splits ({@link SplitLoad}).
+   */
+  public static <C extends Candidate> C firstKeepingUp(int from, int to, IntFunction<C> at) {
+    C last = null;
     for (int p = from; p <= to; p++) {
-      last = busiest(p, load, input, hotPrefix, capacityAt.applyAsDouble(p), hot);
+      last = at.apply(p);
       if (last.feasible()) {
         return last;
       }

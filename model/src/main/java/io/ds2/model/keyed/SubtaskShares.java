@@ -25,6 +25,9 @@ public final class SubtaskShares {
   private final double[] shares;
   private final double costPerRecord;
   private final double records;
+  // For a source's splits: the subtask that read each split (null for key groups, whose owners
+  // follow from the parallelism).
+  private final int[] owners;
 
   /**
    * @param maxParallelism the vertex's key groups
@@ -35,20 +38,39 @@ public final class SubtaskShares {
    *     others at the same parallelism)
    */
   public SubtaskShares(int maxParallelism, double[] shares, double costPerRecord, double records) {
-    this(maxParallelism, shares.clone(), costPerRecord, records, true);
+    this(maxParallelism, shares.clone(), costPerRecord, records, null);
   }
 
-  // Takes ownership of {@code shares}; the flag only tells the constructors apart.
+  // Takes ownership of {@code shares} and {@code owners}.
   private SubtaskShares(
-      int maxParallelism, double[] shares, double costPerRecord, double records, boolean owns) {
-    if (shares.length < 1 || shares.length > maxParallelism) {
+      int maxParallelism, double[] shares, double costPerRecord, double records, int[] owners) {
+    // Key groups: p <= max parallelism. Splits: a source may run more subtasks than splits.
+    if (shares.length < 1 || (owners == null && shares.length > maxParallelism)) {
       throw new IllegalArgumentException(
           "parallelism " + shares.length + " outside [1, max parallelism " + maxParallelism + "]");
+    }
+    if (owners != null && owners.length != maxParallelism) {
+      throw new IllegalArgumentException(
+          owners.length + " split owners for " + maxParallelism + " splits");
     }
     this.maxParallelism = maxParallelism;
     this.shares = shares;
     this.costPerRecord = costPerRecord;
     this.records = records;
+    this.owners = owners;
+  }
+
+  /**
+   * This observation of a source's splits: {@code owners[s]} is the subtask that read split {@code
+   * s} (the units are then splits, {@link #maxParallelism()} of them, not key groups).
+   */
+  public SubtaskShares withOwners(int[] owners) {
+    return new SubtaskShares(maxParallelism, shares, costPerRecord, records, owners.clone());
+  }
+
+  /** For a source's splits, the subtask that read each; empty for key groups. */
+  public java.util.Optional<int[]> owners() {
+    return java.util.Optional.ofNullable(owners);
   }
 
   public SubtaskShares(int maxParallelism, double[] shares, double costPerRecord) {
@@ -103,7 +125,7 @@ public final class SubtaskShares {
       avg[i] = (shares[i] * old + newer.shares[i] * newer.records) / total;
     }
     double cost = (costPerRecord * old + newer.costPerRecord * newer.records) / total;
-    return new SubtaskShares(maxParallelism, avg, cost, total, true);
+    return new SubtaskShares(maxParallelism, avg, cost, total, newer.owners);
   }
 
   /**
@@ -133,6 +155,35 @@ public final class SubtaskShares {
       boolean throttled,
       double costPerRecord,
       double records) {
+    return observe(
+        maxParallelism, inputRates, busy, demand, throttled, costPerRecord, records, null);
+  }
+
+  /**
+   * As above for a source: its subtasks' shares of the source's demand, with the subtask that read
+   * each split ({@code owners}, one per split).
+   */
+  public static Optional<SubtaskShares> observeSplits(
+      int[] owners,
+      double[] inputRates,
+      double[] busy,
+      double demand,
+      boolean throttled,
+      double costPerRecord,
+      double records) {
+    return observe(
+        owners.length, inputRates, busy, demand, throttled, costPerRecord, records, owners.clone());
+  }
+
+  private static Optional<SubtaskShares> observe(
+      int maxParallelism,
+      double[] inputRates,
+      double[] busy,
+      double demand,
+      boolean throttled,
+      double costPerRecord,
+      double records,
+      int[] owners) {
     int p = inputRates.length;
     double[] need = inputRates.clone();
     if (!throttled) {
@@ -159,7 +210,7 @@ public final class SubtaskShares {
     for (int i = 0; i < p; i++) {
       need[i] /= total;
     }
-    return Optional.of(new SubtaskShares(maxParallelism, need, costPerRecord, records, true));
+    return Optional.of(new SubtaskShares(maxParallelism, need, costPerRecord, records, owners));
   }
 
   // A loop, not a stream: this runs for every keyed vertex in every window.
@@ -182,7 +233,8 @@ public final class SubtaskShares {
         && maxParallelism == s.maxParallelism
         && costPerRecord == s.costPerRecord
         && records == s.records
-        && Arrays.equals(shares, s.shares);
+        && Arrays.equals(shares, s.shares)
+        && Arrays.equals(owners, s.owners);
   }
 
   @Override

@@ -7,7 +7,7 @@ import java.util.Map;
 
 /** What a decision asks for. */
 public sealed interface Action {
-  /** Run every vertex at the given parallelism (all vertices, sources unchanged). */
+  /** Run every vertex at the given parallelism (every vertex, sources included). */
   record Rescale(Map<String, Integer> parallelism) implements Action {
     public Rescale {
       // not Map.copyOf: it probes long runs for ids with similar hashes ("v1", "v2", ...)

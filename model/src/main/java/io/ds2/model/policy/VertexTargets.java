@@ -34,7 +34,7 @@ final class VertexTargets {
     for (int i = 0; i < estimate.vertices().size(); i++) {
       VertexEstimate v = estimate.vertices().get(i);
       List<Reason> reasons = new ArrayList<>(v.reasons());
-      if (v.source() || !v.determined()) {
+      if (!v.determined()) {
         result.add(new Proposal(v, v.currentParallelism(), v.currentParallelism(), reasons));
         continue;
       }

@@ -108,6 +108,7 @@ final class ArrivalCarry {
         o.idleTimeMs(),
         o.backPressuredTimeMs(),
         o.subtaskDeltas(),
-        Optional.of(b));
+        Optional.of(b),
+        o.splits());
   }
 }

@@ -1,5 +1,6 @@
 package io.ds2.model.window;
 
+import io.ds2.model.split.SplitOwnership;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -13,6 +14,8 @@ import java.util.OptionalDouble;
  * @param timeBase the clock that measured {@code seconds}
  * @param busyTimeMs busy time summed over subtasks; empty if Flink did not report it
  * @param subtaskDeltas per-subtask counter deltas over the window
+ * @param splits for a source naming its splits in its metrics, which subtask read which at the
+ *     window's end
  */
 public record VertexObservation(
     String vertexId,
@@ -25,12 +28,41 @@ public record VertexObservation(
     OptionalDouble idleTimeMs,
     OptionalDouble backPressuredTimeMs,
     List<SubtaskSample> subtaskDeltas,
-    Optional<Backlog> backlog) {
+    Optional<Backlog> backlog,
+    Optional<SplitOwnership> splits) {
   public VertexObservation {
     if (seconds <= 0) {
       throw new IllegalArgumentException("window length must be positive, was " + seconds);
     }
     subtaskDeltas = List.copyOf(subtaskDeltas);
+  }
+
+  /** A vertex whose splits (if any) are not named in its metrics. */
+  public VertexObservation(
+      String vertexId,
+      int parallelism,
+      double seconds,
+      TimeBase timeBase,
+      double recordsIn,
+      double recordsOut,
+      OptionalDouble busyTimeMs,
+      OptionalDouble idleTimeMs,
+      OptionalDouble backPressuredTimeMs,
+      List<SubtaskSample> subtaskDeltas,
+      Optional<Backlog> backlog) {
+    this(
+        vertexId,
+        parallelism,
+        seconds,
+        timeBase,
+        recordsIn,
+        recordsOut,
+        busyTimeMs,
+        idleTimeMs,
+        backPressuredTimeMs,
+        subtaskDeltas,
+        backlog,
+        Optional.empty());
   }
 
   /** Observed (wall-clock) input rate of the whole vertex, records/s. */

@@ -141,7 +141,8 @@ final class VertexWindow {
             sumOf(subtaskDeltas, Counter.IDLE_TIME_MS),
             sumOf(subtaskDeltas, Counter.BACK_PRESSURED_TIME_MS),
             subtaskDeltas,
-            SourceBacklog.fit(readings, leadIn)));
+            SourceBacklog.fit(readings, leadIn),
+            b.splits()));
   }
 
   private static Refused notRefreshed(Vertex v) {
