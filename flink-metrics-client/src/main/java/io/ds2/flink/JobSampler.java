@@ -48,12 +48,15 @@ public final class JobSampler implements MetricSource {
   // Keeps request URLs short for high parallelism.
   private static final int IDS_PER_REQUEST = 60;
   private static final String PENDING_RECORDS = ".pendingRecords";
+  // KafkaSource's reader group, under its source operator's scope ({@link SplitListing})
+  private static final String KAFKA_READER = ".KafkaSourceReader.";
 
   private final FlinkRestClient client;
   private final String jobId;
   private final Clock clock;
   private final JavaType metricList;
   private final Map<String, MetricNames> names = new HashMap<>();
+  private final SplitListing splits;
   private final Reads reads;
   private final Sleeper sleeper;
   private Instant namesFor = Instant.MIN;
@@ -62,13 +65,18 @@ public final class JobSampler implements MetricSource {
   private Primed settling;
   private Instant settledAt;
 
-  /** The metric names one vertex offers, as discovered. */
   /**
+   * The metric names one vertex offers, as discovered.
+   *
    * @param sourceRecordsIn for a source, its operator's {@code numRecordsIn} (records read; the
    *     task-level counter stays 0 for FLIP-27 sources), next to its {@code pendingRecords}
+   * @param splits for a source whose reader names its splits, the prefix of those names
    */
   private record MetricNames(
-      List<Counter> counters, Optional<String> pendingRecords, Optional<String> sourceRecordsIn) {
+      List<Counter> counters,
+      Optional<String> pendingRecords,
+      Optional<String> sourceRecordsIn,
+      Optional<String> splits) {
     boolean complete(boolean source) {
       return counters.size() == Counter.values().length && (!source || pendingRecords.isPresent());
     }
@@ -90,6 +98,7 @@ public final class JobSampler implements MetricSource {
     this.sleeper = sleeper;
     this.metricList =
         client.mapper().getTypeFactory().constructCollectionType(List.class, MetricValue.class);
+    this.splits = new SplitListing(client, jobId, metricList);
   }
 
   @Override
@@ -183,6 +192,7 @@ public final class JobSampler implements MetricSource {
     }
     if (!runningSince.equals(namesFor)) {
       names.clear();
+      splits.clear();
       namesFor = runningSince;
     }
     Map<String, JobDetails.Vertex> byId = new HashMap<>();
@@ -275,7 +285,8 @@ public final class JobSampler implements MetricSource {
         v.status(),
         v.parallelism(),
         subtasks,
-        pendingComplete ? OptionalDouble.of(pending) : OptionalDouble.empty());
+        pendingComplete ? OptionalDouble.of(pending) : OptionalDouble.empty(),
+        known.splits().flatMap(prefix -> splits.of(v.id(), v.parallelism(), prefix)));
   }
 
   private static OptionalDouble value(
@@ -303,7 +314,14 @@ public final class JobSampler implements MetricSource {
                         + "."
                         + Counter.RECORDS_IN.flinkName())
             .filter(ids::contains);
-    return new MetricNames(counters, pending, read);
+    // A KafkaSource's reader group exists from the reader's start (commitsSucceeded), before it
+    // has registered any partition: its splits are listed until the listing is whole.
+    Optional<String> splits =
+        pending
+            .map(p -> p.substring(0, p.length() - PENDING_RECORDS.length()) + KAFKA_READER)
+            .filter(prefix -> ids.stream().anyMatch(id -> id.startsWith(prefix)))
+            .map(prefix -> prefix + "topic.");
+    return new MetricNames(counters, pending, read, splits);
   }
 
   private void pause(Duration d) {

@@ -44,7 +44,11 @@ class JobSamplerTest {
           @Override
           public MockResponse dispatch(RecordedRequest r) {
             String path = r.getPath().split("\\?")[0];
-            String body = bodies.get(path);
+            // a listing of names (no ?get=) may be answered apart from a read of values
+            String body =
+                r.getPath().contains("?")
+                    ? bodies.get(path)
+                    : bodies.getOrDefault(path + "#list", bodies.get(path));
             return body == null
                 ? new MockResponse().setResponseCode(404).setBody("{\"errors\":[\"Not found\"]}")
                 : new MockResponse().setBody(body);
@@ -147,5 +151,38 @@ class JobSamplerTest {
     SubtaskSample s0 = sampler.sample(t.graph()).vertices().get("s").subtasks().get(0);
     assertEquals(625, s0.recordsIn().getAsDouble(), "records read, from the source operator");
     assertEquals(500, s0.recordsOut().getAsDouble());
+  }
+
+  @Test
+  void aKafkaSourceSaysWhichSubtaskReadsWhichPartition() {
+    // The source runs at 2 here; its reader names each partition it reads (the topic "orders.v1"
+    // as Flink's metric names write it) and reads them per subtask.
+    bodies.put("/jobs/j", DETAILS.replace("\"parallelism\":1", "\"parallelism\":2"));
+    bodies.put(
+        "/jobs/j/vertices/s/subtasks/metrics",
+        NAMES.replace(
+            "]",
+            ",{\"id\":\"Source__S.numRecordsIn\"},{\"id\":\"Source__S.KafkaSourceReader.commitsSucceeded\"}]"));
+    bodies.put(
+        "/jobs/j/vertices/s/metrics#list",
+        "[{\"id\":\"0.Source__S.KafkaSourceReader.topic.orders_v1.partition.0.currentOffset\"},"
+            + "{\"id\":\"0.Source__S.KafkaSourceReader.topic.orders_v1.partition.2.currentOffset\"},"
+            + "{\"id\":\"0.Source__S.KafkaSourceReader.topic.orders_v1.partition.2.committedOffset\"},"
+            + "{\"id\":\"1.Source__S.KafkaSourceReader.topic.orders_v1.partition.1.currentOffset\"},"
+            + "{\"id\":\"1.numRecordsOut\"}]");
+    bodies.put("/jobs/j/vertices/w/metrics", "[]");
+    JobTopology t = sampler.topology();
+    io.ds2.model.split.SplitOwnership o =
+        sampler.sample(t.graph()).vertices().get("s").splits().orElseThrow();
+    assertEquals(
+        java.util.List.of(
+            java.util.List.of(
+                new io.ds2.model.split.Split("orders_v1", 0),
+                new io.ds2.model.split.Split("orders_v1", 2)),
+            java.util.List.of(new io.ds2.model.split.Split("orders_v1", 1))),
+        o.bySubtask());
+    assertTrue(o.complete());
+    assertTrue(
+        sampler.sample(t.graph()).vertices().get("w").splits().isEmpty(), "no splits, no names");
   }
 }

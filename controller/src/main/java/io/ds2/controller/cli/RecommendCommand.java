@@ -34,7 +34,7 @@ final class RecommendCommand implements Callable<Integer>, ScalingFlags.Taker {
 
   @Mixin JobOptions target = new JobOptions();
 
-  @Mixin SourceRates sourceRates = new SourceRates();
+  @Mixin SourceOptions sources = new SourceOptions();
 
   @Option(
       names = {"-o", "--output"},
@@ -54,13 +54,13 @@ final class RecommendCommand implements Callable<Integer>, ScalingFlags.Taker {
     String jobId = target.locateJob(client);
     JobSampler sampler = new JobSampler(client, jobId, Clock.systemUTC());
     JobTopology topology = sampler.topology();
-    Map<String, Double> given = sourceRates.resolve(topology.graph());
+    DemandScenario scenario = sources.scenario(topology.graph());
 
     StderrProgress progress = new StderrProgress(spec.commandLine().getErr());
     Estimate estimate;
     try (LiveRecording recording = record.start(client, sampler, topology, options)) {
       MetricSource source = recording == null ? sampler : recording.source();
-      estimate = OneWindow.estimate(source, options, DemandScenario.given(given), progress);
+      estimate = OneWindow.estimate(source, options, scenario, progress);
     }
     progress.done();
 

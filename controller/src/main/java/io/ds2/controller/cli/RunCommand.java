@@ -45,7 +45,7 @@ final class RunCommand implements Callable<Integer>, ScalingFlags.Taker {
 
   @Mixin JobOptions target = new JobOptions();
 
-  @Mixin SourceRates sourceRates = new SourceRates();
+  @Mixin SourceOptions sources = new SourceOptions();
 
   @Option(names = "--dry-run", description = "Decide and log, never rescale.")
   boolean dryRun;
@@ -77,7 +77,7 @@ final class RunCommand implements Callable<Integer>, ScalingFlags.Taker {
     String jobId = target.locateJob(client);
     JobSampler sampler = new JobSampler(client, jobId, Clock.systemUTC());
     JobTopology topology = sampler.topology();
-    Map<String, Double> given = sourceRates.resolve(topology.graph());
+    DemandScenario scenario = sources.scenario(topology.graph());
     PrintWriter out = spec.commandLine().getOut();
     try (DecisionLog log = openLog();
         LiveRecording recording = record.start(client, sampler, topology, options);
@@ -96,7 +96,7 @@ final class RunCommand implements Callable<Integer>, ScalingFlags.Taker {
               recording == null ? sampler : recording.source(),
               options,
               dryRun ? Mode.DRY_RUN : Mode.ACT,
-              DemandScenario.given(given),
+              scenario,
               LoopListener.all(listeners.toArray(LoopListener[]::new)));
       out.println(
           "ds2 run: job "

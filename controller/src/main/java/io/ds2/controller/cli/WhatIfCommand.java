@@ -90,7 +90,7 @@ final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
       description = "Size for the measured demand of every source times X (e.g. 2).")
   Double rateScale;
 
-  @Mixin SourceRates sourceRates = new SourceRates();
+  @Mixin SourceOptions sources = new SourceOptions();
 
   @Option(
       names = {"-o", "--output"},
@@ -115,7 +115,7 @@ final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
   @Override
   public Integer call() throws Exception {
     ScalingFlags.validate(spec, Map.of()); // bad flags are usage errors before any file is read
-    if (rateScale != null && !sourceRates.given.isEmpty()) {
+    if (rateScale != null && !sources.given.isEmpty()) {
       throw new UsageException("--rate-scale and --source-rate exclude each other");
     }
     if (rateScale != null && (!(rateScale > 0) || rateScale.isInfinite())) {
@@ -150,7 +150,7 @@ final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
                     .path(Ds2ReferenceLog.SOURCE_RATES)
                     .properties()
                     .forEach(e -> given.put(e.getKey(), e.getValue().asDouble() * scale));
-                given.putAll(sourceRates.resolve(graph));
+                given.putAll(sources.resolve(graph));
                 // Described for every output: the report labels its charts with it.
                 String demand = sized.describe(graph);
                 if (text != null) {
@@ -158,7 +158,7 @@ final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
                 } else {
                   json.start(source.header(), source.describe(), given, scale);
                 }
-                return new DemandScenario(given, scale);
+                return new DemandScenario(given, scale, sources.splits(graph));
               },
               new Fanout(summary, each, progress));
       progress.done();

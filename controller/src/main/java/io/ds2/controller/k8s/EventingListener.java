@@ -120,7 +120,9 @@ final class EventingListener implements LoopListener {
   public void problem(ScalerEvent.Problem p) {
     GenericKubernetesResource r = current();
     // Advisor mode follows a rescale the cluster cannot do, already a ScalingSkipped event.
-    if (r != null && p.kind() != ScalerEvent.Problem.Kind.NOW_ADVISING) {
+    if (r != null && p.kind() == ScalerEvent.Problem.Kind.SETTING_IGNORED) {
+      events.warning(r, Reason.InvalidAnnotation, p.text());
+    } else if (r != null && p.kind() != ScalerEvent.Problem.Kind.NOW_ADVISING) {
       events.warning(r, Reason.MetricsNotReady, p.text());
     }
   }

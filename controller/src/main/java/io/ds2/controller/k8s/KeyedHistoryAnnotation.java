@@ -15,8 +15,9 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * What ds2 learnt of its keyed vertices' spreads over key groups, as compact JSON in the annotation
- * {@code ds2.io/keyed-history}: a controller that restarts (or a new leader) goes on combining the
+ * What ds2 learnt of its keyed vertices' spreads over key groups and its sources' over splits (with
+ * the subtask that read each split), as compact JSON in the annotation {@code
+ * ds2.io/keyed-history}: a controller that restarts (or a new leader) goes on combining the
  * parallelisms the job ran at instead of starting again from one observation.
  *
  * <p>Kubernetes allows 256 KiB of annotations per object; this one is kept under {@value
@@ -66,6 +67,12 @@ final class KeyedHistoryAnnotation {
             for (double s : o.shares()) {
               shares.add(s);
             }
+            if (o.owners().isPresent()) { // a source: the subtask that read each split
+              ArrayNode owners = n.putArray("splitOwners");
+              for (int i : o.owners().get()) {
+                owners.add(i);
+              }
+            }
           }
         });
     return root.toString();
@@ -107,13 +114,27 @@ final class KeyedHistoryAnnotation {
 
   private static Optional<SubtaskShares> observation(JsonNode o) {
     JsonNode shares = o.path("shares");
+    JsonNode owners = o.path("splitOwners");
     if (!o.path("maxParallelism").isInt()
         || !o.path("costPerRecord").isNumber()
         || !o.path("records").isNumber()
         || !shares.isArray()
         || shares.isEmpty()
-        || shares.size() > o.get("maxParallelism").asInt()) {
+        || (owners.isMissingNode() && shares.size() > o.get("maxParallelism").asInt())
+        || (!owners.isMissingNode()
+            && (!owners.isArray() || owners.size() != o.get("maxParallelism").asInt()))) {
       return Optional.empty();
+    }
+    int[] splitOwners = null;
+    if (!owners.isMissingNode()) {
+      splitOwners = new int[owners.size()];
+      for (int i = 0; i < splitOwners.length; i++) {
+        JsonNode w = owners.get(i);
+        if (!w.isInt() || w.asInt() < -1 || w.asInt() >= shares.size()) {
+          return Optional.empty();
+        }
+        splitOwners[i] = w.asInt();
+      }
     }
     double[] values = new double[shares.size()];
     double sum = 0;
@@ -131,7 +152,10 @@ final class KeyedHistoryAnnotation {
     if (Math.abs(sum - 1) > 1e-6 || !(cost >= 0) || !(records > 0)) {
       return Optional.empty();
     }
-    return Optional.of(new SubtaskShares(o.get("maxParallelism").asInt(), values, cost, records));
+    return Optional.of(
+        splitOwners == null
+            ? new SubtaskShares(o.get("maxParallelism").asInt(), values, cost, records)
+            : SubtaskShares.ofSplits(splitOwners, values, cost, records));
   }
 
   private static Unreadable unreadable(String why) {

@@ -159,7 +159,7 @@ final class ManagedJob {
     JobScaler scaler =
         new JobScaler(
             new ScalingPolicy(settings.options(), shared.clock()),
-            DemandScenario.measured(),
+            DemandScenario.measured().withSourceSplits(settings.sourceSplits()),
             mode,
             opened.actuator().pollInterval());
     driver =

@@ -7,6 +7,8 @@ import io.ds2.model.graph.InvalidGraphException;
 import io.ds2.model.graph.JobGraph;
 import io.ds2.model.graph.Vertex;
 import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.split.Split;
+import io.ds2.model.split.SplitOwnership;
 import io.ds2.model.window.JobSample;
 import io.ds2.model.window.SubtaskSample;
 import io.ds2.model.window.SubtaskSample.Counter;
@@ -165,7 +167,39 @@ final class RecordParser {
         subtasks,
         pending == null || pending.isNull()
             ? OptionalDouble.empty()
-            : counter(pending, "vertex " + id + ": pendingRecords"));
+            : counter(pending, "vertex " + id + ": pendingRecords"),
+        splits(v, id, parallelism));
+  }
+
+  /** Per subtask, the splits it reads; absent in recordings made before sources were sized. */
+  private static Optional<SplitOwnership> splits(JsonNode v, String id, int parallelism) {
+    JsonNode by = v.get("splits");
+    if (by == null || by.isNull()) {
+      return Optional.empty();
+    }
+    if (!by.isArray() || by.size() != parallelism) {
+      throw bad(
+          "vertex " + id + ": splits is not an array of " + parallelism + " subtasks' splits");
+    }
+    List<List<Split>> owned = new ArrayList<>();
+    for (int i = 0; i < parallelism; i++) {
+      JsonNode mine = by.get(i);
+      if (!mine.isArray()) {
+        throw bad("vertex " + id + ": splits[" + i + "] is not an array");
+      }
+      List<Split> splits = new ArrayList<>();
+      for (JsonNode sp : mine) {
+        String where = "vertex " + id + ": splits[" + i + "]";
+        if (!sp.isObject() || !sp.path("topic").isTextual()) {
+          throw bad(where + " has a split without a topic");
+        }
+        splits.add(
+            new Split(
+                sp.get("topic").asText(), (int) integer(sp, "partition", 0, Integer.MAX_VALUE)));
+      }
+      owned.add(splits);
+    }
+    return Optional.of(new SplitOwnership(owned));
   }
 
   static Recorded.Event event(JsonNode n) {

@@ -8,11 +8,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ds2.model.graph.Edge;
 import io.ds2.model.graph.Vertex;
 import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.split.Split;
 import io.ds2.model.window.JobSample;
 import io.ds2.model.window.SubtaskSample;
 import io.ds2.model.window.SubtaskSample.Counter;
 import io.ds2.model.window.VertexSample;
 import java.time.Instant;
+import java.util.List;
 import java.util.OptionalDouble;
 
 /**
@@ -92,6 +94,14 @@ public final class RecordingFormat {
       ObjectNode vn = vertices.addObject();
       vn.put("id", v.vertexId()).put("status", v.status()).put("parallelism", v.parallelism());
       put(vn, "pendingRecords", v.pendingRecords());
+      if (v.splits().isPresent()) { // per subtask, the splits it reads (KafkaSource)
+        ArrayNode by = vn.putArray("splits");
+        for (List<Split> splits : v.splits().get().bySubtask()) {
+          ArrayNode mine = by.addArray();
+          splits.forEach(
+              sp -> mine.addObject().put("topic", sp.topic()).put("partition", sp.partition()));
+        }
+      }
       for (Counter c : Counter.values()) {
         ArrayNode values = vn.putArray(c.flinkName());
         for (SubtaskSample st : v.subtasks()) {

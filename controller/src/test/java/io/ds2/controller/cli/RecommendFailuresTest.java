@@ -144,4 +144,25 @@ class RecommendFailuresTest {
             + " 'Source: S' (s)",
         r.errLines()[0]);
   }
+
+  @Test
+  void aSplitCountThatIsNoCountIsUsage() {
+    CliRun r =
+        CliRun.of(
+            "recommend",
+            "--flink-url",
+            server.url("/").toString(),
+            "--source-splits",
+            "Source: S=zero");
+    assertEquals(ExitCodes.USAGE, r.exitCode(), r.err());
+    assertEquals(
+        "ds2 recommend: --source-splits: 'zero' for 'Source: S' is not a split count (a whole"
+            + " number >= 1)",
+        r.errLines()[0]);
+    CliRun notASource =
+        CliRun.of(
+            "recommend", "--flink-url", server.url("/").toString(), "--source-splits", "Work=4");
+    assertEquals(ExitCodes.USAGE, notASource.exitCode(), notASource.err());
+    assertTrue(notASource.errLines()[0].contains("--source-splits: 'Work' is not a source"));
+  }
 }

@@ -102,4 +102,39 @@ class JobSettingsTest {
     assertEquals(
         "annotation ds2.io/flink-rest-url: 'flink:8081' is not an http(s) URL", e.getMessage());
   }
+
+  @Test
+  void sourceSplitsByVertexNameAndABadEntryNamed() throws Exception {
+    JobSettings s =
+        JobSettings.of(
+                resource(
+                    "FlinkDeployment",
+                    Map.of(
+                        JobSettings.AUTOSCALING,
+                        "enabled",
+                        JobSettings.SOURCE_SPLITS,
+                        "Source: Files -> Parse=24; Source: B = 8;"),
+                    Map.of()),
+                Ds2Options.defaults())
+            .orElseThrow();
+    assertEquals(Map.of("Source: Files -> Parse", 24, "Source: B", 8), s.sourceSplits());
+    var e =
+        assertThrows(
+            JobSettings.Invalid.class,
+            () ->
+                JobSettings.of(
+                    resource(
+                        "FlinkDeployment",
+                        Map.of(
+                            JobSettings.AUTOSCALING,
+                            "enabled",
+                            JobSettings.SOURCE_SPLITS,
+                            "Source: A=12; Source: B=none"),
+                        Map.of()),
+                    Ds2Options.defaults()));
+    assertEquals(
+        "annotation ds2.io/source-splits: 'Source: B=none' is not VERTEX=N (a source vertex's name"
+            + " or id and a split count >= 1)",
+        e.getMessage());
+  }
 }

@@ -43,6 +43,18 @@ class KeyedHistoryAnnotationTest {
   }
 
   @Test
+  void aSourcesSplitOwnersRoundTrip() {
+    // 4 splits at 6 subtasks (two read nothing): a count learned from idle subtasks survives.
+    SubtaskShares source =
+        SubtaskShares.ofSplits(
+            new int[] {0, 1, 2, 3}, new double[] {0.25, 0.25, 0.25, 0.25, 0, 0}, 0.01, 1200);
+    KeyedHistory back =
+        restored(KeyedHistoryAnnotation.write(new KeyedHistory(Map.of("s", List.of(source)))));
+    assertEquals(source, back.of("s").get(0));
+    assertArrayEquals(new int[] {0, 1, 2, 3}, back.of("s").get(0).owners().orElseThrow());
+  }
+
+  @Test
   void tooLargeAHistoryDropsOldestObservationsFirst() {
     List<SubtaskShares> many = new ArrayList<>();
     for (int p = 128; p > 124; p--) {

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ds2.model.split.Split;
+import io.ds2.model.split.SplitOwnership;
 import io.ds2.model.window.JobSample;
 import io.ds2.model.window.SubtaskSample;
 import io.ds2.model.window.VertexSample;
@@ -91,6 +93,43 @@ class RecordingFormatTest {
         records++;
       }
       assertEquals(1 + 3 + 1, records);
+    }
+  }
+
+  @Test
+  void theSplitsEachSourceSubtaskReadsReadBack() throws Exception {
+    SplitOwnership splits =
+        new SplitOwnership(
+            List.of(
+                List.of(new Split("orders_v1", 0), new Split("orders_v1", 2)),
+                List.of(new Split("orders_v1", 1))));
+    SubtaskSample a = SubtaskSample.of(0, 10, 10, 5, 5, 0);
+    SubtaskSample b = SubtaskSample.of(1, 10, 10, 5, 5, 0);
+    JobSample s =
+        new JobSample(
+            Instant.ofEpochMilli(1000),
+            "RUNNING",
+            Instant.EPOCH,
+            OptionalLong.of(0),
+            Map.of(
+                "v",
+                new VertexSample(
+                    "v", "RUNNING", 2, List.of(a, b), OptionalDouble.of(3), Optional.of(splits))));
+    Path file = dir.resolve("s.jsonl");
+    try (RecordingWriter w = RecordingWriter.create(file)) {
+      w.write(ChainRecording.header());
+      w.write(new Recorded.Sample(s));
+    }
+    try (RecordingReader r = RecordingReader.open(file, false)) {
+      VertexSample read = ((Recorded.Sample) r.next().orElseThrow()).sample().vertices().get("v");
+      assertEquals(Optional.of(splits), read.splits());
+    }
+    // A recording made before sources were sized has none, and reads as before.
+    try (RecordingReader r =
+        RecordingReader.open(ChainRecording.write(dir.resolve("o.jsonl"), 1, 100, 200), false)) {
+      r.next();
+      Recorded.Sample old = (Recorded.Sample) r.next().orElseThrow();
+      assertTrue(old.sample().vertices().values().stream().allMatch(v -> v.splits().isEmpty()));
     }
   }
 }

@@ -9,8 +9,9 @@ import java.util.Map;
  *
  * @param givenRates records/s for the whole source vertex, by vertex id; used as given, not scaled
  * @param rateScale factor applied to every inferred demand; finite and greater than 0
- * @param sourceSplits how many splits a source vertex reads, by vertex id, where its metrics do not
- *     say ({@code --source-splits}): a FLIP-27 source other than Kafka's
+ * @param sourceSplits how many splits a source vertex reads, by vertex id or name, where its
+ *     metrics do not say ({@code --source-splits}, annotation {@code ds2.io/source-splits}): a
+ *     FLIP-27 source other than Kafka's
  */
 public record DemandScenario(
     Map<String, Double> givenRates, double rateScale, Map<String, Integer> sourceSplits) {

@@ -93,7 +93,7 @@ public final class Ds2Model {
   }
 
   /**
-   * @param sourceSplits split counts the user gave, by source vertex id
+   * @param sourceSplits split counts the user gave, by source vertex id or name
    */
   public static Estimate estimate(
       JobGraph graph,
@@ -118,7 +118,7 @@ public final class Ds2Model {
         if (d == null) {
           throw new IllegalArgumentException("no demand for source " + v.name());
         }
-        Integer given = sourceSplits.get(v.id());
+        Integer given = sourceSplits.getOrDefault(v.id(), sourceSplits.get(v.name()));
         e =
             SourceEstimate.size(
                 v,

@@ -68,6 +68,15 @@ public final class SubtaskShares {
     return new SubtaskShares(maxParallelism, shares, costPerRecord, records, owners.clone());
   }
 
+  /**
+   * A source's observation: {@code shares} per subtask (which may outnumber the splits), {@code
+   * owners[s]} the subtask that read split {@code s}.
+   */
+  public static SubtaskShares ofSplits(
+      int[] owners, double[] shares, double costPerRecord, double records) {
+    return new SubtaskShares(owners.length, shares.clone(), costPerRecord, records, owners.clone());
+  }
+
   /** For a source's splits, the subtask that read each; empty for key groups. */
   public java.util.Optional<int[]> owners() {
     return java.util.Optional.ofNullable(owners);

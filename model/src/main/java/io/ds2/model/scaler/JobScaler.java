@@ -3,6 +3,7 @@ package io.ds2.model.scaler;
 import io.ds2.model.estimate.DemandScenario;
 import io.ds2.model.estimate.Ds2Model;
 import io.ds2.model.estimate.Estimate;
+import io.ds2.model.graph.JobGraph;
 import io.ds2.model.keyed.KeyedHistory;
 import io.ds2.model.options.Ds2Options;
 import io.ds2.model.policy.Action;
@@ -34,6 +35,8 @@ public final class JobScaler {
   // What keyed vertices' spreads looked like at the parallelisms they ran at (model memory).
   private KeyedHistory keyedHistory = KeyedHistory.empty();
   private RescaleRun rescale;
+  // The graph the settings were last checked against (they are checked once per graph).
+  private JobGraph checked;
 
   /**
    * @param rescalePoll how often a rescale in flight is observed (the actuator's {@link
@@ -147,13 +150,43 @@ public final class JobScaler {
             s.graph(), ready.window(), demand, policy.estimateOptions(), keyedHistory);
     keyedHistory = estimate.keyedHistory();
     Decision decision = policy.decide(s.graph(), estimate);
-    List<ScalerEvent> events = List.of(new ScalerEvent.Decided(decision, mode));
+    List<ScalerEvent> events = new ArrayList<>(2);
+    if (s.graph() != checked) {
+      checked = s.graph();
+      unknownSources(s.graph())
+          .ifPresent(m -> events.add(new Problem(Problem.Kind.SETTING_IGNORED, m, Duration.ZERO)));
+    }
+    events.add(new ScalerEvent.Decided(decision, mode));
     if (decision.action() instanceof Action.Rescale r && mode == Mode.ACT) {
       rescale =
           new RescaleRun(r.parallelism(), now, policy.options().rescaleTimeout(), rescalePoll);
       return new Step(events, rescale.request(), true);
     }
     return new Step(events, nextWindow(now), true);
+  }
+
+  /** The split counts given for vertices that are no source of {@code graph}, said in one line. */
+  private java.util.Optional<String> unknownSources(JobGraph graph) {
+    List<String> unknown =
+        demand.sourceSplits().keySet().stream()
+            .filter(
+                k ->
+                    graph.sources().stream().noneMatch(v -> v.id().equals(k) || v.name().equals(k)))
+            .sorted()
+            .toList();
+    if (unknown.isEmpty()) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(
+        "source-splits names "
+            + unknown.stream()
+                .map(k -> "'" + k + "'")
+                .collect(java.util.stream.Collectors.joining(", "))
+            + ", which is not a source vertex of the job (sources: "
+            + graph.sources().stream()
+                .map(v -> "'" + v.name() + "'")
+                .collect(java.util.stream.Collectors.joining(", "))
+            + "); ignored");
   }
 
   private Step finished(RescaleOutcome outcome, Instant now) {

@@ -37,7 +37,9 @@ public sealed interface ScalerEvent {
       /** Reading the job's metrics failed (REST unreachable, a bad answer, ...). */
       SAMPLING_FAILED,
       /** The cluster cannot rescale the job: from now on decisions are advice only. */
-      NOW_ADVISING
+      NOW_ADVISING,
+      /** A setting names what the job does not have (a source-splits vertex): it is ignored. */
+      SETTING_IGNORED
     }
   }
 }
