@@ -100,7 +100,7 @@ public final class DemoCommand implements Callable<Integer>, ScalingFlags.Taker 
       JobClient client = cluster.submit(job);
       say.printf(
           "Flink REST API: %s (try: bin/ds2 recommend --flink-url %s)%n"
-              + "Sample job '%s' (%s) starts with every operator at parallelism 1.%n"
+              + "Sample job '%s' (%s) starts with every vertex at parallelism 1.%n"
               + "Needed (closed form) at the base rate: %s; at twice the rate: %s%n%n",
           cluster.restUrl(),
           cluster.restUrl(),

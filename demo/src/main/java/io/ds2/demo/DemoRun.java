@@ -77,7 +77,7 @@ final class DemoRun implements LoopListener {
   @Override
   public void decided(JobTopology t, Decision d, Mode mode) {
     Map<String, Integer> current = new LinkedHashMap<>();
-    d.vertices().stream().filter(v -> !v.source()).forEach(v -> current.put(v.name(), v.current()));
+    d.vertices().forEach(v -> current.put(v.name(), v.current()));
     running = current;
     boolean quiet =
         d.action() instanceof Action.Hold h && h.reason().code() == ReasonCode.NO_CHANGE;

@@ -19,7 +19,7 @@ final class DemoTable {
   private DemoTable() {}
 
   /**
-   * @param needed the closed-form parallelism per operator vertex name
+   * @param needed the closed-form parallelism per vertex name
    */
   public static String render(Decision d, Map<String, Integer> needed) {
     List<String[]> rows = new ArrayList<>();
@@ -50,7 +50,7 @@ final class DemoTable {
           new String[] {
             v.name(),
             parallelism,
-            v.source() ? "-" : String.valueOf(needed.getOrDefault(v.name(), 0)),
+            String.valueOf(needed.getOrDefault(v.name(), 0)),
             percent(obs.busyRatio()),
             obs.backlog().map(b -> fmt("%.0f", b.pendingAtEnd())).orElse("-"),
             rate

@@ -15,37 +15,61 @@ import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSource;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * A job with controlled per-record costs, and the closed-form oracle of the parallelism each
- * operator needs. Every source and operator becomes its own job vertex (chaining disabled) named as
- * given; sources are named {@code Source: <name>} by Flink.
+ * A job with controlled per-record costs, written as users write jobs: operator chaining on
+ * (Flink's default), so an operator joins its input's vertex when Flink would chain it (one unkeyed
+ * input at the same parallelism), and sources read splits like a topic's partitions. Flink names a
+ * chain's vertex by its operators ({@code Source: Orders -> Parse}); {@link #chains()} says which
+ * vertices the job has. The closed-form oracle sizes every vertex, sources included, by its chained
+ * costs and by how Flink spreads its input: key groups for a keyed head, splits for a source.
+ *
+ * @param chaining false only where a scenario states why its operators must not chain ({@link
+ *     #unchained})
  */
 public record JobSpec(
     String name,
     List<SourceSpec> sources,
     List<OperatorSpec> operators,
     String rateControl,
-    Optional<KafkaInput> kafka)
+    Optional<KafkaInput> kafka,
+    boolean chaining)
     implements Workload {
 
+  /** Splits of a source that does not say: a topic's partition count as many teams pick it. */
+  public static final int DEFAULT_SPLITS = 12;
+
   public JobSpec(String name, List<SourceSpec> sources, List<OperatorSpec> operators) {
-    this(name, sources, operators, "", Optional.empty());
+    this(name, sources, operators, "", Optional.empty(), true);
   }
 
   public JobSpec(
       String name, List<SourceSpec> sources, List<OperatorSpec> operators, String rateControl) {
-    this(name, sources, operators, rateControl, Optional.empty());
+    this(name, sources, operators, rateControl, Optional.empty(), true);
   }
 
   /**
-   * The same job reading each source's records from its Kafka topic ({@link KafkaInput#topicOf}),
-   * with checkpoints: a {@link io.ds2.workloads.kafka.KafkaRateProducer} writes the source's
-   * schedule there.
+   * The same job reading each source's records from its Kafka topic ({@link KafkaInput#topicOf}, as
+   * many partitions as the source has splits), with checkpoints: a {@link
+   * io.ds2.workloads.kafka.KafkaRateProducer} writes the source's schedule there.
    */
   public JobSpec withKafka(KafkaInput input) {
-    return new JobSpec(name, sources, operators, rateControl, Optional.of(input));
+    return new JobSpec(name, sources, operators, rateControl, Optional.of(input), chaining);
+  }
+
+  /**
+   * The same job with every operator in a vertex of its own. Users' jobs chain; only a scenario
+   * that must keep an operator apart from its input (and says why) uses this.
+   *
+   * @param why the scenario's reason, for the reader of its code
+   */
+  public JobSpec unchained(String why) {
+    if (why == null || why.isBlank()) {
+      throw new IllegalArgumentException("a job that must not chain says why");
+    }
+    return new JobSpec(name, sources, operators, rateControl, kafka, false);
   }
 
   /**
@@ -54,14 +78,24 @@ public record JobSpec(
    */
   @Override
   public JobSpec withRateControl(String key) {
-    return new JobSpec(name, sources, operators, key, kafka);
+    return new JobSpec(name, sources, operators, key, kafka, chaining);
   }
 
   /**
-   * A generator emitting {@code schedule}'s rate (records/s, whole vertex) on a wall-clock
-   * schedule, reporting {@code pendingRecords} = scheduled - emitted.
+   * A source emitting {@code schedule}'s rate (records/s, whole vertex) over {@code splits} even
+   * splits (a generator's, or its Kafka topic's partitions), started at {@code parallelism}.
    */
-  public record SourceSpec(String name, RateSchedule schedule, int parallelism) {}
+  public record SourceSpec(String name, RateSchedule schedule, int parallelism, int splits) {
+    public SourceSpec {
+      if (splits < 1) {
+        throw new IllegalArgumentException("source " + name + " needs at least one split");
+      }
+    }
+
+    public SourceSpec(String name, RateSchedule schedule, int parallelism) {
+      this(name, schedule, parallelism, DEFAULT_SPLITS);
+    }
+  }
 
   /**
    * An operator reading the union of {@code inputs} (names of sources or earlier operators).
@@ -102,9 +136,23 @@ public record JobSpec(
     }
   }
 
-  /** Flink's name for the vertex of a source or operator of this spec. */
+  /** Flink's name for the operator of a source or operator of this spec. */
   public static String vertexName(String specName, boolean source) {
     return source ? "Source: " + specName : specName;
+  }
+
+  /** The job's vertices, sources' first, each a chain of operators (see {@link JobChains}). */
+  public List<JobChains.Chain> chains() {
+    return JobChains.of(this);
+  }
+
+  /** The name of the vertex holding source or operator {@code specName}. */
+  public String vertexOf(String specName) {
+    return chains().stream()
+        .filter(c -> c.members().contains(specName))
+        .map(JobChains.Chain::vertexName)
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no operator " + specName));
   }
 
   @Override
@@ -117,7 +165,7 @@ public record JobSpec(
               ? env.fromSource(
                   kafkaSource(kafka.get(), s), WatermarkStrategy.noWatermarks(), s.name())
               : env.fromSource(
-                  new RateSource(s.schedule(), rateControl),
+                  new RateSource(s.schedule(), rateControl, s.splits()),
                   WatermarkStrategy.noWatermarks(),
                   s.name());
       streams.put(s.name(), records.uid("source-" + s.name()).setParallelism(s.parallelism()));
@@ -129,13 +177,12 @@ public record JobSpec(
       }
       CostlyOperator fn = new CostlyOperator(op.costMs(), op.selectivity(), op.alpha());
       KeyDistribution keys = op.keys();
-      DataStream<Long> out =
+      SingleOutputStreamOperator<Long> out =
           (op.keyed() ? in.keyBy(v -> keys.keyOf(v)).flatMap(fn) : in.flatMap(fn))
               .name(op.name())
               .uid("op-" + op.name())
-              .setParallelism(op.parallelism())
-              .disableChaining();
-      streams.put(op.name(), out);
+              .setParallelism(op.parallelism());
+      streams.put(op.name(), chaining ? out : out.disableChaining());
     }
   }
 
@@ -157,65 +204,16 @@ public record JobSpec(
   }
 
   /**
-   * The smallest parallelism per operator vertex name that keeps up with the sources' initial rates
-   * times {@code rateFactor}: the smallest p at which the busiest subtask, given the key groups
-   * Flink assigns it and the operator's key distribution, is busy less than {@link
-   * KeyedOracle#KEEPS_UP_BUSY} (r c (1 + alpha (p - 1)) x its share), every subtask an even share
-   * for an unkeyed input.
+   * The smallest parallelism per vertex name that keeps up with the sources' initial rates times
+   * {@code rateFactor}: the smallest p at which the busiest subtask is busy less than {@link
+   * KeyedOracle#KEEPS_UP_BUSY} — the vertex's chained load (each operator's rate x cost x (1 +
+   * alpha (p - 1)), summed along the chain) times the busiest subtask's share: by Flink's key
+   * groups for a keyed head, by its splits for a source (never above them), even for a rebalanced
+   * input, by its producer's subtasks for a pointwise one.
    */
   @Override
   public Map<String, Integer> oracle(double rateFactor) {
-    Map<String, Integer> result = new LinkedHashMap<>();
-    // Each vertex's split of its output over its subtasks at its oracle parallelism.
-    Map<String, double[]> split = new HashMap<>();
-    sources.forEach(s -> split.put(s.name(), even(s.parallelism())));
-    inputRates(rateFactor)
-        .forEach(
-            (name, in) -> {
-              OperatorSpec op = operator(name);
-              double load = in * op.costMs() / 1000;
-              int m = op.maxParallelism();
-              int p;
-              if (op.keyed()) {
-                double[] shares = op.keys().keyGroupShares(m);
-                p = KeyedOracle.smallestKeepingUp(load, op.alpha(), shares, m);
-                split.put(name, KeyedOracle.subtaskShares(shares, p));
-              } else if (forward(op)) {
-                double[] producers = split.get(op.inputs().get(0));
-                p = KeyedOracle.smallestKeepingUpPointwise(load, op.alpha(), producers, m);
-                split.put(name, KeyedOracle.pointwiseShares(producers, p));
-              } else {
-                p = KeyedOracle.smallestKeepingUp(load, op.alpha(), null, m);
-                split.put(name, even(p));
-              }
-              result.put(vertexName(op.name(), false), p);
-            });
-    return result;
-  }
-
-  /**
-   * Whether Flink connects the operator's input FORWARD: one unkeyed input from a vertex started at
-   * the same parallelism (at another, Flink's default is REBALANCE). It stays FORWARD, and so
-   * pointwise, when a rescale makes the parallelisms differ.
-   */
-  private boolean forward(OperatorSpec op) {
-    if (op.keyed() || op.inputs().size() != 1) {
-      return false;
-    }
-    String in = op.inputs().get(0);
-    int upstream =
-        sources.stream()
-            .filter(s -> s.name().equals(in))
-            .map(SourceSpec::parallelism)
-            .findFirst()
-            .orElseGet(() -> operator(in).parallelism());
-    return upstream == op.parallelism();
-  }
-
-  private static double[] even(int n) {
-    double[] w = new double[n];
-    java.util.Arrays.fill(w, 1.0 / n);
-    return w;
+    return JobChains.oracle(this, rateFactor);
   }
 
   @Override
@@ -226,6 +224,13 @@ public record JobSpec(
   @Override
   public int sourceParallelism() {
     return sources.stream().mapToInt(SourceSpec::parallelism).max().orElse(1);
+  }
+
+  @Override
+  public Map<String, Integer> sourceSplits() {
+    Map<String, Integer> splits = new LinkedHashMap<>();
+    sources.forEach(s -> splits.put(vertexOf(s.name()), s.splits()));
+    return splits;
   }
 
   /** Input rate of every operator (by name) at the initial rates times {@code rateFactor}. */
@@ -241,12 +246,25 @@ public record JobSpec(
     return result;
   }
 
-  private OperatorSpec operator(String name) {
+  OperatorSpec operator(String name) {
     return operators.stream().filter(o -> o.name().equals(name)).findFirst().orElseThrow();
   }
 
-  /** A copy with every operator's initial parallelism replaced. */
+  Optional<SourceSpec> source(String name) {
+    return sources.stream().filter(s -> s.name().equals(name)).findFirst();
+  }
+
+  /** A copy with the initial parallelism of the sources and operators named replaced. */
   public JobSpec withParallelism(Map<String, Integer> parallelism) {
+    List<SourceSpec> srcs = new ArrayList<>();
+    for (SourceSpec s : sources) {
+      srcs.add(
+          new SourceSpec(
+              s.name(),
+              s.schedule(),
+              parallelism.getOrDefault(s.name(), s.parallelism()),
+              s.splits()));
+    }
     List<OperatorSpec> ops = new ArrayList<>();
     for (OperatorSpec op : operators) {
       ops.add(
@@ -260,6 +278,6 @@ public record JobSpec(
               op.alpha(),
               op.keys()));
     }
-    return new JobSpec(name, sources, ops, rateControl, kafka);
+    return new JobSpec(name, srcs, ops, rateControl, kafka, chaining);
   }
 }

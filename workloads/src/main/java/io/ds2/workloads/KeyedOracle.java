@@ -21,14 +21,39 @@ public final class KeyedOracle {
    */
   public static int smallestKeepingUp(
       double load, double alpha, double[] shares, int maxParallelism) {
+    return smallestKeepingUp(p -> load * (1 + alpha * (p - 1)), shares, maxParallelism);
+  }
+
+  /**
+   * As above, for a vertex whose load in instances depends on its parallelism as {@code loadAt} (an
+   * operator chain: each chained operator's cost and scaling add up).
+   */
+  public static int smallestKeepingUp(
+      java.util.function.IntToDoubleFunction loadAt, double[] shares, int maxParallelism) {
     for (int p = 1; p <= maxParallelism; p++) {
       double busiest = shares == null ? 1.0 / p : busiestShare(shares, p);
-      if (load * (1 + alpha * (p - 1)) * busiest < KEEPS_UP_BUSY) {
+      if (loadAt.applyAsDouble(p) * busiest < KEEPS_UP_BUSY) {
         return p;
       }
     }
-    throw new IllegalStateException(
-        "no parallelism up to " + maxParallelism + " keeps up with a load of " + load);
+    throw new IllegalStateException("no parallelism up to " + maxParallelism + " keeps up");
+  }
+
+  /**
+   * For a source chain reading {@code splits} even splits: the smallest p at which the busiest
+   * subtask, reading ceil(splits / p) of them (the enumerator deals them out in turn; a rescale
+   * from a checkpoint hands each subtask ceil or floor of them too), keeps up; {@code splits} if
+   * none does (a subtask without a split reads nothing, so no more helps).
+   */
+  public static int smallestKeepingUpSplits(
+      java.util.function.IntToDoubleFunction loadAt, int splits) {
+    for (int p = 1; p <= splits; p++) {
+      double busiest = Math.ceil((double) splits / p) / splits;
+      if (loadAt.applyAsDouble(p) * busiest < KEEPS_UP_BUSY) {
+        return p;
+      }
+    }
+    return splits;
   }
 
   /**
@@ -37,13 +62,22 @@ public final class KeyedOracle {
    */
   public static int smallestKeepingUpPointwise(
       double load, double alpha, double[] producers, int maxParallelism) {
+    return smallestKeepingUpPointwise(p -> load * (1 + alpha * (p - 1)), producers, maxParallelism);
+  }
+
+  /** As above, the load depending on the parallelism as {@code loadAt}. */
+  public static int smallestKeepingUpPointwise(
+      java.util.function.IntToDoubleFunction loadAt, double[] producers, int maxParallelism) {
     for (int p = 1; p <= maxParallelism; p++) {
-      if (load * (1 + alpha * (p - 1)) * max(pointwiseShares(producers, p)) < KEEPS_UP_BUSY) {
+      if (loadAt.applyAsDouble(p) * max(pointwiseShares(producers, p)) < KEEPS_UP_BUSY) {
         return p;
       }
     }
     throw new IllegalStateException(
-        "no parallelism up to " + maxParallelism + " keeps up with a load of " + load);
+        "no parallelism up to "
+            + maxParallelism
+            + " keeps up with a load of "
+            + loadAt.applyAsDouble(1));
   }
 
   /** The busiest subtask's share of the input at parallelism p. */

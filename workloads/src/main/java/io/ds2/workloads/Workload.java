@@ -35,6 +35,9 @@ public interface Workload {
   /** Records per second the sources generate together at their base rate. */
   double baseRate();
 
-  /** The parallelism of the widest source vertex (sources are never scaled). */
+  /** The parallelism the widest source vertex starts at. */
   int sourceParallelism();
+
+  /** How many splits each source vertex reads, by vertex name. */
+  Map<String, Integer> sourceSplits();
 }

@@ -3,6 +3,7 @@ package io.ds2.experiments.bench;
 import io.ds2.controller.recording.RecordingWriter;
 import io.ds2.flink.FlinkRestClient;
 import java.time.Clock;
+import java.util.Map;
 
 /** A controller under test: runs against one job until its thread is interrupted. */
 public interface BenchController {
@@ -30,5 +31,6 @@ public interface BenchController {
       Clock clock,
       RecordingWriter recording,
       BenchRescaler rescaler,
-      DecisionTimer timer) {}
+      DecisionTimer timer,
+      Map<String, Integer> sourceSplits) {}
 }

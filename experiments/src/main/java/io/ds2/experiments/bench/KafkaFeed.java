@@ -22,10 +22,10 @@ import java.util.function.LongFunction;
 
 /**
  * A scenario fed from a real Kafka broker, as production jobs are: its own single-node broker, one
- * topic per source with several partitions, a producer per source writing the scenario's load
- * schedule whether or not the job keeps up, and the job reading them with a checkpointed {@code
- * KafkaSource}, so a backlog built before a rescale must be drained after it and shows as consumer
- * lag.
+ * topic per source with as many partitions as the source has splits, a producer per source writing
+ * the scenario's load schedule whether or not the job keeps up, and the job reading them with a
+ * checkpointed {@code KafkaSource}, so a backlog built before a rescale must be drained after it
+ * and shows as consumer lag.
  */
 final class KafkaFeed implements AutoCloseable {
   /** Checkpoints this often: offsets survive every rescale, at most this much is read twice. */
@@ -42,17 +42,16 @@ final class KafkaFeed implements AutoCloseable {
   private final KafkaBroker broker;
   private final Workload job;
   private final List<Input> inputs;
-  private final int partitions;
   private final List<KafkaRateProducer> producers = new ArrayList<>();
 
   /** One topic the job reads: its base schedule and what record n holds. */
-  private record Input(String topic, RateSchedule base, LongFunction<byte[]> records) {}
+  private record Input(
+      String topic, RateSchedule base, LongFunction<byte[]> records, int partitions) {}
 
-  private KafkaFeed(KafkaBroker broker, Workload job, List<Input> inputs, int partitions) {
+  private KafkaFeed(KafkaBroker broker, Workload job, List<Input> inputs) {
     this.broker = broker;
     this.job = job;
     this.inputs = inputs;
-    this.partitions = partitions;
   }
 
   /**
@@ -61,9 +60,9 @@ final class KafkaFeed implements AutoCloseable {
    * bytes), or a Nexmark query's events (the generator's events, whole).
    */
   static KafkaFeed start(Scenario s, Path dir) throws Exception {
-    // Several partitions per source subtask, as a topic sized for scaling out would have.
-    int partitions = Math.max(4, 2 * s.job().sourceParallelism());
-    KafkaBroker broker = KafkaBroker.start(dir, partitions);
+    // Each source's topic has as many partitions as the source has splits (12 unless it says);
+    // the broker's default is only for topics created otherwise.
+    KafkaBroker broker = KafkaBroker.start(dir, JobSpec.DEFAULT_SPLITS);
     try {
       KafkaInput input = new KafkaInput(broker.bootstrapServers(), CHECKPOINT_INTERVAL);
       List<Input> inputs = new ArrayList<>();
@@ -74,7 +73,8 @@ final class KafkaFeed implements AutoCloseable {
               new Input(
                   KafkaInput.topicOf(spec.name(), source.name()),
                   source.schedule(),
-                  n -> SequenceRecords.record(n, SequenceRecords.DEFAULT_BYTES)));
+                  n -> SequenceRecords.record(n, SequenceRecords.DEFAULT_BYTES),
+                  source.splits()));
         }
         fed = spec.withKafka(input);
       } else if (s.job() instanceof NexmarkQuery q) {
@@ -83,15 +83,16 @@ final class KafkaFeed implements AutoCloseable {
             new Input(
                 KafkaInput.topicOf(q.name(), NexmarkQuery.EVENTS),
                 RateSchedule.constant(q.baseRate()),
-                n -> EventRecords.of(generator.event(n))));
+                n -> EventRecords.of(generator.event(n)),
+                NexmarkQuery.SPLITS));
         fed = q.withKafka(input);
       } else {
         throw new IllegalArgumentException("scenario " + s.name() + " has no Kafka feed");
       }
       for (Input i : inputs) {
-        broker.createTopic(i.topic(), partitions);
+        broker.createTopic(i.topic(), i.partitions());
       }
-      return new KafkaFeed(broker, fed, List.copyOf(inputs), partitions);
+      return new KafkaFeed(broker, fed, List.copyOf(inputs));
     } catch (Exception e) {
       broker.close();
       throw e;
@@ -110,7 +111,7 @@ final class KafkaFeed implements AutoCloseable {
           KafkaRateProducer.start(
               broker.bootstrapServers(),
               i.topic(),
-              partitions,
+              i.partitions(),
               schedule(s, i.base()),
               i.records()));
     }

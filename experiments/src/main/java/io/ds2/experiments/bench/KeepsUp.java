@@ -97,8 +97,8 @@ public final class KeepsUp {
           emitted += delta(x.subtasks().get(i), y.subtasks().get(i), Counter.RECORDS_OUT);
         }
         backlog += y.pendingRecords().orElse(0) - x.pendingRecords().orElse(0);
-        continue;
       }
+      // A source's chain is as likely to be saturated as any vertex (it reads and parses).
       for (int i = 0; i < y.subtasks().size(); i++) {
         double busy = busy(x.subtasks().get(i), y.subtasks().get(i));
         if (busy > busiest) {

@@ -42,9 +42,8 @@ public record Scenario(
   }
 
   /**
-   * The oracle (operator vertex name to parallelism) of phase {@code i}, over the events its
-   * keeps-up verdict measures: those the schedule puts in the phase's last minute ({@link
-   * KeepsUp}).
+   * The oracle (vertex name to parallelism) of phase {@code i}, over the events its keeps-up
+   * verdict measures: those the schedule puts in the phase's last minute ({@link KeepsUp}).
    */
   public Map<String, Integer> oracle(int i) {
     double end = i + 1 < phases.size() ? phases.get(i + 1).atSeconds() : length.toSeconds();
@@ -112,7 +111,8 @@ public record Scenario(
   public static Scenario smoke() {
     return new Scenario(
         "fanin-steady",
-        "fan-in job (Orders 400/s -> Parse; Payments 300/s; -> Join -> Sink) from parallelism 1",
+        "fan-in job (Source: Orders 400/s -> Parse; Source: Payments 300/s; -> Join -> Sink,"
+            + " chained) from parallelism 1",
         SampleJobs.ordersAndPayments(),
         List.of(new Phase(0, 1)),
         Duration.ofSeconds(60));
@@ -208,7 +208,7 @@ public record Scenario(
         s.slotsPerTaskManager());
   }
 
-  /** Fan-in from parallelism 1 at its base rate for 30 min: oracle 3/4/2 throughout. */
+  /** Fan-in from parallelism 1 at its base rate for 30 min: oracle 3/1/4 throughout. */
   static Scenario fanInLong() {
     return new Scenario(
         "fanin-long",
@@ -259,7 +259,10 @@ public record Scenario(
         .orElseThrow(() -> new IllegalArgumentException("no scenario " + name));
   }
 
-  /** Fan-in from parallelism 1; the rate doubles at 70 s. Oracle 3/4/2, then 6/8/4. */
+  /**
+   * Fan-in from parallelism 1; the rate doubles at 70 s. Oracle (Source: Orders -> Parse, Source:
+   * Payments, Join -> Sink) 3/1/4, then 6/1/8.
+   */
   static Scenario fanInStepUp() {
     return new Scenario(
         "fanin-step-up",
@@ -269,13 +272,13 @@ public record Scenario(
         Duration.ofSeconds(140));
   }
 
-  /** Fan-in at twice the rate, started at its oracle 6/8/4; the rate halves at 40 s. */
+  /** Fan-in at twice the rate, started at its oracle 6/1/8; the rate halves at 40 s. */
   static Scenario fanInStepDown() {
     JobSpec job = SampleJobs.ordersAndPayments();
     return new Scenario(
         "fanin-step-down",
-        "fan-in job at x2 started at its oracle (6/8/4); rate x0.5 (back to x1) at 40 s",
-        job.withParallelism(Map.of("Parse", 6, "Join", 8, "Sink", 4)),
+        "fan-in job at x2 started at its oracle (6/1/8); rate x0.5 (back to x1) at 40 s",
+        job.withParallelism(Map.of("Orders", 6, "Parse", 6, "Join", 8, "Sink", 8)),
         List.of(new Phase(0, 2), new Phase(40, 1)),
         Duration.ofSeconds(130));
   }
@@ -284,8 +287,9 @@ public record Scenario(
   static Scenario fanInRamp() {
     return new Scenario(
         "fanin-ramp",
-        "fan-in job started at its oracle (3/4/2); rate ramps x1 -> x2 over 60 s from 30 s",
-        SampleJobs.ordersAndPayments().withParallelism(Map.of("Parse", 3, "Join", 4, "Sink", 2)),
+        "fan-in job started at its oracle (3/1/4); rate ramps x1 -> x2 over 60 s from 30 s",
+        SampleJobs.ordersAndPayments()
+            .withParallelism(Map.of("Orders", 3, "Parse", 3, "Join", 4, "Sink", 4)),
         List.of(new Phase(0, 1), new Phase(30, 2, 60)),
         Duration.ofSeconds(150));
   }
@@ -298,23 +302,26 @@ public record Scenario(
   static Scenario fanInSpike() {
     return new Scenario(
         "fanin-spike",
-        "fan-in job started at its oracle (3/4/2); rate x2 for 60 s (40-100 s), then x1",
-        SampleJobs.ordersAndPayments().withParallelism(Map.of("Parse", 3, "Join", 4, "Sink", 2)),
+        "fan-in job started at its oracle (3/1/4); rate x2 for 60 s (40-100 s), then x1",
+        SampleJobs.ordersAndPayments()
+            .withParallelism(Map.of("Orders", 3, "Parse", 3, "Join", 4, "Sink", 4)),
         List.of(new Phase(0, 1), new Phase(40, 2), new Phase(100, 1)),
         Duration.ofSeconds(180));
   }
 
   /**
-   * The DS2/Dhalion word count scaled to this machine: 487.5 sentences/s, FlatMap 20 ms per
-   * sentence emitting 20 words (9,750 words/s), keyed Count 2 ms per word. Loads 9.75 and 19.5: the
-   * paper's optimum 10 / 20 assumes even keys; under Flink's key groups (keys 0..4095 at max
-   * parallelism 128) Count's busiest subtask keeps up only from 25: oracle 10 / 25, from 1 / 1.
+   * The DS2/Dhalion word count scaled to this machine: 487.5 sentences/s on 12 splits, FlatMap 20
+   * ms per sentence emitting 20 words (9,750 words/s), chained to the source, keyed Count 2 ms per
+   * word. Loads 9.75 and 19.5: the paper's optimum 10 / 20 assumes even splits and keys; at 10 a
+   * source subtask reads 2 of the 12 splits (1.63 instances), so the source's chain needs 12; under
+   * Flink's key groups (keys 0..4095 at max parallelism 128) Count's busiest subtask keeps up only
+   * from 25: oracle 12 / 25, from 1 / 1.
    */
   static Scenario wordCount() {
     return new Scenario(
         "wordcount",
-        "DS2/Dhalion word count (Source -> FlatMap x20 -> keyed Count) from 1/1; oracle 10/25"
-            + " (10/20 with even keys)",
+        "DS2/Dhalion word count (Source -> FlatMap x20, chained, on 12 splits -> keyed Count)"
+            + " from 1/1; oracle 12/25 (10/20 with even splits and keys)",
         new JobSpec(
             "wordcount",
             List.of(new SourceSpec("Sentences", RateSchedule.constant(487.5), 1)),
@@ -327,14 +334,15 @@ public record Scenario(
   }
 
   /**
-   * Cost +8 % per extra instance on (keyed) Work: 5 with even keys, where plain DS2 goes 1 -> 4 ->
-   * 5; under Flink's key groups the busiest subtask of 5 needs 1.02 instances: oracle 6.
+   * Cost +8 % per extra instance on (keyed) Work, Sink chained to it: 5 with even keys, where plain
+   * DS2 goes 1 -> 4 -> 5; under Flink's key groups the busiest subtask of 5 needs 1.05 instances:
+   * oracle 6.
    */
   static Scenario subLinear() {
     return new Scenario(
         "sub-linear",
-        "chain with sub-linear scaling (Work cost +8 %/instance, keyed) from 1; oracle 6 (5 with"
-            + " even keys)",
+        "chain with sub-linear scaling (Work cost +8 %/instance, keyed, -> Sink chained) from 1;"
+            + " oracle 6 (5 with even keys)",
         SampleJobs.subLinear(),
         List.of(new Phase(0, 1)),
         Duration.ofSeconds(130));

@@ -100,7 +100,15 @@ public final class ScenarioRun {
                 () ->
                     controller.run(
                         new BenchController.Context(
-                            rest, jobId, clock, recording.writer(), rescaler, timer)),
+                            rest,
+                            jobId,
+                            clock,
+                            recording.writer(),
+                            rescaler,
+                            timer,
+                            // what a user tells ds2 of a generator's splits; Kafka's metrics
+                            // name its partitions
+                            kafka == null ? scenario.job().sourceSplits() : Map.of())),
                 failed);
         try {
           for (int i = 1; i < scenario.phases().size(); i++) {

@@ -46,9 +46,10 @@ class SasoTest {
           "test",
           "test",
           new JobSpec(
-              "test",
-              List.of(new SourceSpec("In", RateSchedule.constant(100), 1)),
-              List.of(new OperatorSpec("Work", List.of("In"), 18, 1, 1, false, 0))),
+                  "test",
+                  List.of(new SourceSpec("In", RateSchedule.constant(100), 1)),
+                  List.of(new OperatorSpec("Work", List.of("In"), 18, 1, 1, false, 0)))
+              .unchained("the recording written below has Source: In and Work as two vertices"),
           List.of(new Scenario.Phase(0, 1), new Scenario.Phase(10, 2)),
           Duration.ofSeconds(20));
 
@@ -107,7 +108,7 @@ class SasoTest {
     Saso.Phase second = r.phases().get(1);
     assertEquals(2, second.steps());
     assertEquals(4, second.settleSeconds(), 1e-9);
-    assertEquals(Map.of("Work", 4), second.finalParallelism());
+    assertEquals(Map.of("Source: In", 1, "Work", 4), second.finalParallelism());
     assertTrue(second.reachedOracle());
     assertEquals(0, first.feedBehindPeak(), 1e-9);
     assertEquals(300, second.feedBehindPeak(), 1e-9);

@@ -1,5 +1,6 @@
 package io.ds2.workloads.source;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -10,9 +11,9 @@ import org.apache.flink.core.io.InputStatus;
 import org.apache.flink.metrics.Counter;
 
 /**
- * Emits one record per poll while behind schedule; otherwise waits until the next is due. The
- * scheduled count is integrated as time passes, so a live {@link RateControl} factor applies from
- * the moment it changes.
+ * Emits one record per poll from the split furthest behind its schedule while any is behind;
+ * otherwise waits (idle) until the next is due. Each split's scheduled count is integrated as time
+ * passes, so a live {@link RateControl} factor applies from the moment it changes.
  */
 final class RateReader implements SourceReader<Long, RateSplit> {
   private static final long MAX_WAIT_MS = 10;
@@ -20,11 +21,17 @@ final class RateReader implements SourceReader<Long, RateSplit> {
   private final RateSchedule schedule;
   private final String control;
   private final Counter recordsIn;
-  private volatile RateSplit split;
-  private volatile long emitted;
-  private double due; // guarded by this
-  private long dueAsOfMillis; // guarded by this
+  // guarded by this (also read by the metric reporting thread through the gauge)
+  private final List<Owned> splits = new ArrayList<>();
   private CompletableFuture<Void> available = new CompletableFuture<>();
+
+  /** A split this reader emits, with what is due and what it emitted. */
+  private static final class Owned {
+    RateSplit split;
+    double due;
+    long dueAsOfMillis;
+    long emitted;
+  }
 
   RateReader(SourceReaderContext context, RateSchedule schedule, String control) {
     this.context = context;
@@ -35,8 +42,7 @@ final class RateReader implements SourceReader<Long, RateSplit> {
 
   @Override
   public void start() {
-    // Also read from the metric reporting thread: due() is synchronized, emitted volatile.
-    context.metricGroup().setPendingRecordsGauge(() -> Math.max(0, due() - emitted));
+    context.metricGroup().setPendingRecordsGauge(this::pending);
   }
 
   private double rateNow(RateSplit s, long nowMillis) {
@@ -45,33 +51,48 @@ final class RateReader implements SourceReader<Long, RateSplit> {
         / s.of();
   }
 
-  /** Records scheduled for this subtask so far. */
-  private synchronized long due() {
-    RateSplit s = split;
-    if (s == null) {
-      return 0;
-    }
+  private synchronized long pending() {
     long now = System.currentTimeMillis();
-    if (now > dueAsOfMillis) {
-      due += rateNow(s, now) * (now - dueAsOfMillis) / 1000.0;
-      dueAsOfMillis = now;
+    long behind = 0;
+    for (Owned o : splits) {
+      behind += Math.max(0, due(o, now) - o.emitted);
     }
-    return (long) Math.floor(due);
+    return behind;
+  }
+
+  /** Records scheduled for split {@code o} so far. */
+  private long due(Owned o, long now) {
+    if (now > o.dueAsOfMillis) {
+      o.due += rateNow(o.split, now) * (now - o.dueAsOfMillis) / 1000.0;
+      o.dueAsOfMillis = now;
+    }
+    return (long) Math.floor(o.due);
   }
 
   @Override
   public InputStatus pollNext(ReaderOutput<Long> output) {
-    RateSplit s = split;
-    if (s == null) {
-      return InputStatus.NOTHING_AVAILABLE;
+    Owned next = null;
+    long most = 0;
+    long now = System.currentTimeMillis();
+    double rate = 0;
+    synchronized (this) {
+      for (Owned o : splits) {
+        long behind = due(o, now) - o.emitted;
+        if (behind > most) {
+          most = behind;
+          next = o;
+        }
+        rate += rateNow(o.split, now);
+      }
+      if (next != null) {
+        next.emitted++;
+      }
     }
-    if (emitted < due()) {
-      output.collect(emitted * s.of() + s.index());
+    if (next != null) {
+      output.collect((next.emitted - 1) * next.split.of() + next.split.index());
       recordsIn.inc();
-      emitted++;
       return InputStatus.MORE_AVAILABLE;
     }
-    double rate = rateNow(s, System.currentTimeMillis());
     long waitMs =
         rate <= 0 ? MAX_WAIT_MS : Math.max(1, Math.min(MAX_WAIT_MS, (long) (1000 / rate)));
     available =
@@ -81,9 +102,10 @@ final class RateReader implements SourceReader<Long, RateSplit> {
   }
 
   @Override
-  public List<RateSplit> snapshotState(long checkpointId) {
-    RateSplit s = split;
-    return s == null ? List.of() : List.of(s.withEmitted(emitted));
+  public synchronized List<RateSplit> snapshotState(long checkpointId) {
+    List<RateSplit> state = new ArrayList<>();
+    splits.forEach(o -> state.add(o.split.withEmitted(o.emitted)));
+    return state;
   }
 
   @Override
@@ -92,17 +114,20 @@ final class RateReader implements SourceReader<Long, RateSplit> {
   }
 
   @Override
-  public void addSplits(List<RateSplit> splits) {
-    RateSplit s = splits.get(0);
+  public void addSplits(List<RateSplit> added) {
     long now = System.currentTimeMillis();
     synchronized (this) {
-      // Records missed between countFrom (e.g. a restored checkpoint) and now are backlog.
-      double from = (s.countFromMillis() - s.epochMillis()) / 1000.0;
-      double to = (now - s.epochMillis()) / 1000.0;
-      due = schedule.integral(from, to) * RateControl.factor(control) / s.of();
-      dueAsOfMillis = now;
-      emitted = s.emitted();
-      split = s;
+      for (RateSplit s : added) {
+        Owned o = new Owned();
+        // Records missed between countFrom (e.g. a restored checkpoint) and now are backlog.
+        double from = (s.countFromMillis() - s.epochMillis()) / 1000.0;
+        double to = (now - s.epochMillis()) / 1000.0;
+        o.due = schedule.integral(from, to) * RateControl.factor(control) / s.of();
+        o.dueAsOfMillis = now;
+        o.emitted = s.emitted();
+        o.split = s;
+        splits.add(o);
+      }
     }
     available.complete(null);
   }

@@ -48,7 +48,7 @@ public final class LoopController implements BenchController {
             timed,
             c.rescaler().actuator(),
             Mode.ACT,
-            DemandScenario.measured(),
+            DemandScenario.measured().withSourceSplits(c.sourceSplits()),
             LoopListener.all(new DecisionRecorder(c), c.rescaler().outcomes()),
             Sleeper.SYSTEM);
     loop.run(() -> !Thread.currentThread().isInterrupted(), Long.MAX_VALUE);
