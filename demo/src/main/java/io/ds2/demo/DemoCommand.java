@@ -110,7 +110,18 @@ public final class DemoCommand implements Callable<Integer>, ScalingFlags.Taker 
           job.oracle(2));
       say.flush();
       try {
-        control(cluster, client.getJobID().toHexString(), options, run, end, stop, say, record);
+        control(
+            cluster,
+            client.getJobID().toHexString(),
+            options,
+            run,
+            end,
+            stop,
+            say,
+            record,
+            // its generators name no splits in their metrics: the demo says how many, as a user
+            // of such a source would (--source-splits)
+            job.sourceSplits());
       } catch (InterruptedException e) {
         say.println("\nStopping...");
       } finally {
@@ -140,19 +151,20 @@ public final class DemoCommand implements Callable<Integer>, ScalingFlags.Taker 
       Instant end,
       GracefulStop stop,
       PrintWriter say,
-      RecordOption record)
+      RecordOption record,
+      java.util.Map<String, Integer> sourceSplits)
       throws InterruptedException, java.io.IOException {
     FlinkRestClient rest = new FlinkRestClient(cluster.restUrl(), Duration.ofSeconds(10));
     JobSampler sampler = new JobSampler(rest, jobId, Clock.systemUTC());
     try (LiveRecording recording =
-        record.start(rest, sampler, awaitTopology(sampler, end), options)) {
+        record.start(rest, sampler, awaitTopology(sampler, end), options, sourceSplits)) {
       ControlLoop loop =
           RestLoops.of(
               rest,
               recording == null ? sampler : recording.source(),
               options,
               Mode.ACT,
-              io.ds2.model.estimate.DemandScenario.measured(),
+              io.ds2.model.estimate.DemandScenario.measured().withSourceSplits(sourceSplits),
               recording == null ? run : LoopListener.all(run, recording.listener()));
       script(loop, run, end, stop, say);
     }

@@ -98,7 +98,7 @@ public final class JobSampler implements MetricSource {
     this.sleeper = sleeper;
     this.metricList =
         client.mapper().getTypeFactory().constructCollectionType(List.class, MetricValue.class);
-    this.splits = new SplitListing(client, jobId, metricList);
+    this.splits = new SplitListing(client, jobId, metricList, clock);
   }
 
   @Override

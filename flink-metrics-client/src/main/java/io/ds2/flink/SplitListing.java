@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JavaType;
 import io.ds2.flink.dto.MetricValue;
 import io.ds2.model.split.Split;
 import io.ds2.model.split.SplitOwnership;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -13,29 +15,39 @@ import java.util.Optional;
 /**
  * Which subtask of a source reads which split, from the names its reader registers per split:
  * KafkaSource's {@code <operator>.KafkaSourceReader.topic.<topic>.partition.<n>.currentOffset}
- * (FLIP-33 defines no split metric; other FLIP-27 sources name none). A reader registers a split
- * when its fetcher takes it, just after the start, so a vertex is listed again ({@code GET
- * /jobs/:jid/vertices/:vid/metrics}, every subtask's names) until a listing is whole, and then kept
- * for the run: splits move only with a restart.
+ * (FLIP-33 defines no split metric; other FLIP-27 sources name none), listed with {@code GET
+ * /jobs/:jid/vertices/:vid/metrics} (every subtask's names). A reader registers a split when its
+ * fetcher takes it, just after the start, and Flink's metric store keeps the names a subtask index
+ * had before a rescale (the model strikes those: {@link SplitOwnership#resolve}); so a vertex is
+ * listed again at most every {@value #RELIST_SECONDS} s until two listings agree, and that one is
+ * kept for the run: splits move only with a restart.
  */
 final class SplitListing {
   private static final String PARTITION = ".partition.";
   private static final String CURRENT_OFFSET = ".currentOffset";
 
+  static final int RELIST_SECONDS = 10;
+
   private final FlinkRestClient client;
   private final String jobId;
   private final JavaType metricList;
-  private final Map<String, SplitOwnership> whole = new HashMap<>();
+  private final Clock clock;
+  private final Map<String, SplitOwnership> settled = new HashMap<>();
+  private final Map<String, Listed> last = new HashMap<>();
 
-  SplitListing(FlinkRestClient client, String jobId, JavaType metricList) {
+  private record Listed(SplitOwnership splits, Instant at) {}
+
+  SplitListing(FlinkRestClient client, String jobId, JavaType metricList, Clock clock) {
     this.client = client;
     this.jobId = jobId;
     this.metricList = metricList;
+    this.clock = clock;
   }
 
   /** A new run: every vertex is listed again. */
   void clear() {
-    whole.clear();
+    settled.clear();
+    last.clear();
   }
 
   /**
@@ -43,10 +55,30 @@ final class SplitListing {
    * @return empty while the reader names no split yet
    */
   Optional<SplitOwnership> of(String vertexId, int parallelism, String prefix) {
-    SplitOwnership known = whole.get(vertexId);
+    SplitOwnership known = settled.get(vertexId);
     if (known != null && known.parallelism() == parallelism) {
       return Optional.of(known);
     }
+    Instant now = clock.instant();
+    Listed before = last.get(vertexId);
+    if (before != null
+        && before.splits().parallelism() == parallelism
+        && now.isBefore(before.at().plusSeconds(RELIST_SECONDS))) {
+      return present(before.splits());
+    }
+    SplitOwnership seen = list(vertexId, parallelism, prefix);
+    if (before != null && seen.equals(before.splits()) && seen.complete()) {
+      settled.put(vertexId, seen);
+    }
+    last.put(vertexId, new Listed(seen, now));
+    return present(seen);
+  }
+
+  private static Optional<SplitOwnership> present(SplitOwnership s) {
+    return s.splits().isEmpty() ? Optional.empty() : Optional.of(s);
+  }
+
+  private SplitOwnership list(String vertexId, int parallelism, String prefix) {
     List<MetricValue> listed =
         client.get("/jobs/" + jobId + "/vertices/" + vertexId + "/metrics", metricList);
     List<List<Split>> by = new ArrayList<>();
@@ -57,11 +89,7 @@ final class SplitListing {
       parse(m == null ? null : m.id(), prefix, parallelism)
           .ifPresent(e -> by.get(e.getKey()).add(e.getValue()));
     }
-    SplitOwnership seen = new SplitOwnership(by);
-    if (seen.complete()) {
-      whole.put(vertexId, seen);
-    }
-    return seen.splits().isEmpty() ? Optional.empty() : Optional.of(seen);
+    return new SplitOwnership(by);
   }
 
   /** {@code <i>.<prefix><topic>.partition.<n>.currentOffset} as subtask i and its split. */

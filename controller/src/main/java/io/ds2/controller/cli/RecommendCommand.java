@@ -58,7 +58,8 @@ final class RecommendCommand implements Callable<Integer>, ScalingFlags.Taker {
 
     StderrProgress progress = new StderrProgress(spec.commandLine().getErr());
     Estimate estimate;
-    try (LiveRecording recording = record.start(client, sampler, topology, options)) {
+    try (LiveRecording recording =
+        record.start(client, sampler, topology, options, scenario.sourceSplits())) {
       MetricSource source = recording == null ? sampler : recording.source();
       estimate = OneWindow.estimate(source, options, scenario, progress);
     }

@@ -8,6 +8,7 @@ import io.ds2.model.scaler.JobTopology;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Map;
 import picocli.CommandLine.Option;
 
 /** {@code --record FILE} of the commands that watch a live job (recommend, run). */
@@ -22,7 +23,11 @@ public final class RecordOption {
 
   /** The recording, header written; null without {@code --record}. */
   public LiveRecording start(
-      FlinkRestClient client, JobSampler sampler, JobTopology topology, Ds2Options options) {
+      FlinkRestClient client,
+      JobSampler sampler,
+      JobTopology topology,
+      Ds2Options options,
+      Map<String, Integer> sourceSplits) {
     if (file == null) {
       return null;
     }
@@ -34,6 +39,7 @@ public final class RecordOption {
           topology,
           options.sampleInterval(),
           options.asMap(),
+          sourceSplits,
           Clock.systemUTC());
     } catch (UncheckedIOException e) {
       throw new UsageException("--record: " + e.getMessage());

@@ -80,7 +80,8 @@ final class RunCommand implements Callable<Integer>, ScalingFlags.Taker {
     DemandScenario scenario = sources.scenario(topology.graph());
     PrintWriter out = spec.commandLine().getOut();
     try (DecisionLog log = openLog();
-        LiveRecording recording = record.start(client, sampler, topology, options);
+        LiveRecording recording =
+            record.start(client, sampler, topology, options, scenario.sourceSplits());
         GracefulStop stop = new GracefulStop()) {
       SummaryPrinter summary = new SummaryPrinter(out, Clock.systemUTC());
       List<LoopListener> listeners = new ArrayList<>(List.of(summary));

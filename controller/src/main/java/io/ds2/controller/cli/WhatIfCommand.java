@@ -2,6 +2,7 @@ package io.ds2.controller.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ds2.controller.recording.Ds2ReferenceLog;
+import io.ds2.controller.recording.LiveRecording;
 import io.ds2.controller.recording.ReadErrors;
 import io.ds2.controller.recording.RecordSource;
 import io.ds2.controller.recording.Recorded;
@@ -158,7 +159,27 @@ final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
                 } else {
                   json.start(source.header(), source.describe(), given, scale);
                 }
-                return new DemandScenario(given, scale, sources.splits(graph));
+                // Split counts the live run was given replay with it; --source-splits wins.
+                Map<String, Integer> splits = new HashMap<>();
+                source
+                    .header()
+                    .config()
+                    .path(LiveRecording.SOURCE_SPLITS)
+                    .properties()
+                    .forEach(
+                        e -> {
+                          if (!e.getValue().canConvertToInt() || e.getValue().asInt() < 1) {
+                            throw new UsageException(
+                                "the recording's sourceSplits of '"
+                                    + e.getKey()
+                                    + "' is not a split count ("
+                                    + e.getValue()
+                                    + "); give it as --source-splits");
+                          }
+                          splits.put(e.getKey(), e.getValue().asInt());
+                        });
+                splits.putAll(sources.splits(graph));
+                return new DemandScenario(given, scale, splits);
               },
               new Fanout(summary, each, progress));
       progress.done();

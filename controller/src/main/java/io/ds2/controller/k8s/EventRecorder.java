@@ -29,9 +29,12 @@ public final class EventRecorder {
     ScalingApplied,
     ScalingSkipped,
     ScalingLimited,
-    /** A keyed vertex sized above DS2's even-keys bound so its busiest subtask keeps up. */
+    /**
+     * A keyed vertex (or a source, by its splits) sized above DS2's even bound so its busiest
+     * subtask keeps up.
+     */
     UnevenInput,
-    /** A key group needs more than one instance: no parallelism fixes it. */
+    /** A key group (or a source's split) needs more than one instance: no parallelism fixes it. */
     HotKeyGroup,
     /** The job fell behind with no subtask saturated: sized for a lower utilization from now. */
     CapacityShortfall,

@@ -28,7 +28,8 @@ final class EventingListener implements LoopListener {
       Set.of(
           ReasonCode.LIMITED_BY_MAX_PARALLELISM_OPTION,
           ReasonCode.LIMITED_BY_VERTEX_MAX_PARALLELISM,
-          ReasonCode.SCALING_NOT_PAYING_OFF);
+          ReasonCode.SCALING_NOT_PAYING_OFF,
+          ReasonCode.SOURCE_SPLIT_LIMIT);
   private static final ObjectMapper JSON = new ObjectMapper();
   private final Supplier<GenericKubernetesResource> current;
   private final ResourceAnnotations annotations;
@@ -65,9 +66,12 @@ final class EventingListener implements LoopListener {
         String message = v.name() + ": " + reason.message();
         if (LIMITS.contains(reason.code())) {
           events.warning(r, Reason.ScalingLimited, message);
-        } else if (reason.code() == ReasonCode.HOT_KEY_GROUP) {
+        } else if (reason.code() == ReasonCode.HOT_KEY_GROUP
+            || reason.code() == ReasonCode.HOT_SPLIT) {
           events.warning(r, Reason.HotKeyGroup, message);
-        } else if (reason.code() == ReasonCode.UNEVEN_INPUT && v.target() != v.current()) {
+        } else if ((reason.code() == ReasonCode.UNEVEN_INPUT
+                || reason.code() == ReasonCode.UNEVEN_SPLITS)
+            && v.target() != v.current()) {
           events.normal(r, Reason.UnevenInput, message);
         }
       }

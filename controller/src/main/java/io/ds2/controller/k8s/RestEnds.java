@@ -82,6 +82,7 @@ final class RestEnds implements JobEnds {
             sampler.topology(),
             settings.options().sampleInterval(),
             settings.options().asMap(),
+            settings.sourceSplits(),
             clock);
     return new Opened(
         recording.source(), actuator, Optional.of(recording.listener()), recording::close);

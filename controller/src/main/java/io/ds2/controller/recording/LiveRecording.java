@@ -36,6 +36,9 @@ public final class LiveRecording implements AutoCloseable {
    * @param options the scaling options in force (kept with the data), empty if none
    * @throws UncheckedIOException if the file cannot be created
    */
+  /** Header config field: split counts given for sources, by vertex id or name. */
+  public static final String SOURCE_SPLITS = "sourceSplits";
+
   public static LiveRecording start(
       Path path,
       FlinkRestClient client,
@@ -43,6 +46,22 @@ public final class LiveRecording implements AutoCloseable {
       JobTopology topology,
       Duration interval,
       Map<String, String> options,
+      Clock clock) {
+    return start(path, client, live, topology, interval, options, Map.of(), clock);
+  }
+
+  /**
+   * As above, with the split counts the user gave for sources whose metrics name none (kept in the
+   * header, so a replay sizes them as the live run did).
+   */
+  public static LiveRecording start(
+      Path path,
+      FlinkRestClient client,
+      MetricSource live,
+      JobTopology topology,
+      Duration interval,
+      Map<String, String> options,
+      Map<String, Integer> sourceSplits,
       Clock clock) {
     RecordingWriter writer;
     try {
@@ -53,6 +72,9 @@ public final class LiveRecording implements AutoCloseable {
     ObjectNode config = RecordingFormat.MAPPER.createObjectNode();
     config.put("ds2Version", "0.1.0");
     options.forEach(config.putObject("options")::put);
+    if (!sourceSplits.isEmpty()) {
+      sourceSplits.forEach(config.putObject(SOURCE_SPLITS)::put);
+    }
     writer.write(
         new Recorded.Header(
             RecordingFormat.VERSION,

@@ -7,6 +7,7 @@ import io.ds2.model.estimate.Estimate;
 import io.ds2.model.estimate.KeySpread;
 import io.ds2.model.estimate.Reason;
 import io.ds2.model.estimate.SourceDemand;
+import io.ds2.model.estimate.SplitSpread;
 import io.ds2.model.estimate.VertexEstimate;
 import io.ds2.model.scaler.JobTopology;
 import io.ds2.model.window.VertexObservation;
@@ -73,7 +74,7 @@ public final class EstimateJson {
         ObjectNode demand = n.putObject("demand");
         demand.put("targetRate", d.targetRate());
         demand.put("basis", d.basis().name());
-        demand.put("observedOutputRate", d.observedOutputRate());
+        demand.put("observedRate", d.observedRate());
         put(demand, "backlogGrowthRate", d.backlogGrowthRate());
         put(demand, "catchUpRate", d.catchUpRate());
         demand.put("scale", d.scale());
@@ -90,6 +91,11 @@ public final class EstimateJson {
         keySpread(n.putObject("keySpread"), v.keySpread().get());
       } else {
         n.putNull("keySpread");
+      }
+      if (v.splitSpread().isPresent()) {
+        splitSpread(n.putObject("splitSpread"), v.splitSpread().get());
+      } else {
+        n.putNull("splitSpread");
       }
       ArrayNode reasons = n.putArray("reasons");
       for (Reason r : v.reasons()) {
@@ -121,6 +127,22 @@ public final class EstimateJson {
         .put("instances", s.atDs2().instances());
     ArrayNode hot = n.putArray("hotKeyGroups");
     s.hot().forEach(h -> hot.addObject().put("keyGroup", h.keyGroup()).put("rate", h.load()));
+  }
+
+  /** The split sizing of a source: its basis and what binds it. */
+  private static void splitSpread(ObjectNode n, SplitSpread s) {
+    n.put("basis", s.basis().name());
+    n.put("splits", s.splits());
+    n.put("assignment", s.assignment());
+    ArrayNode at = n.putArray("observedAt");
+    s.observedAt().forEach(at::add);
+    n.put("ds2Parallelism", s.ds2Parallelism());
+    n.put("parallelism", s.parallelism());
+    n.put("feasible", s.feasible());
+    n.putObject("busiest")
+        .put("subtask", s.busiestSubtask())
+        .put("splits", s.busiestSplits())
+        .put("share", s.busiestShare());
   }
 
   private static void put(ObjectNode n, String field, OptionalDouble value) {

@@ -42,7 +42,10 @@ public final class EstimateTable {
             String.valueOf(v.currentParallelism()),
             String.valueOf(v.recommendedParallelism()),
             rate(v.trueProcessingRatePerInstance()),
-            v.source() ? rate(v.targetOutputRate()) + " (demand)" : rate(v.targetInputRate()),
+            v.source()
+                ? rate(v.targetInputRate().isPresent() ? v.targetInputRate() : v.targetOutputRate())
+                    + " (demand)"
+                : rate(v.targetInputRate()),
             busy.isPresent() ? String.format(Locale.ROOT, "%.0f%%", busy.getAsDouble() * 100) : "-",
             v.reasons().stream().map(Reason::message).collect(Collectors.joining("; "))
           });

@@ -46,12 +46,15 @@ class BackPressuredWindowsTest {
    */
   private static final JobSpec SPEC =
       new JobSpec(
-          "back-pressured",
-          List.of(new SourceSpec("Events", RateSchedule.constant(600), 1)),
-          List.of(
-              new OperatorSpec("Enrich", List.of("Events"), ENRICH_COST_MS, 1.0, 1, false, 0),
-              new OperatorSpec("Parse", List.of("Enrich"), 4.0, 1.0, 1, false, 0),
-              new OperatorSpec("Sink", List.of("Parse"), 0.3, 0.0, 1, false, 0)));
+              "back-pressured",
+              List.of(new SourceSpec("Events", RateSchedule.constant(600), 1)),
+              List.of(
+                  new OperatorSpec("Enrich", List.of("Events"), ENRICH_COST_MS, 1.0, 1, false, 0),
+                  new OperatorSpec("Parse", List.of("Enrich"), 4.0, 1.0, 1, false, 0),
+                  new OperatorSpec("Sink", List.of("Parse"), 0.3, 0.0, 1, false, 0)))
+          .unchained(
+              "back-pressure between vertices is what this test is about: chained, the four"
+                  + " operators would be one task, with nothing to back-pressure");
 
   private static final int RUNS = 10;
   private static final int LANES = 2;

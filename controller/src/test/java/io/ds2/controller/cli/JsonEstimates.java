@@ -8,13 +8,11 @@ import java.util.Map;
 final class JsonEstimates {
   private JsonEstimates() {}
 
-  /** Every non-source vertex's {@code field} (a parallelism), by vertex name. */
+  /** Every vertex's {@code field} (a parallelism), by vertex name: sources are sized too. */
   static Map<String, Integer> recommended(JsonNode vertices, String field) {
     Map<String, Integer> result = new HashMap<>();
     for (JsonNode v : vertices) {
-      if (!v.get("source").asBoolean()) {
-        result.put(v.get("name").asText(), v.get(field).asInt());
-      }
+      result.put(v.get("name").asText(), v.get(field).asInt());
     }
     return result;
   }

@@ -75,7 +75,7 @@ class OperatorEndToEndTest {
         await()
             .atMost(Duration.ofSeconds(120))
             .pollInterval(Duration.ofMillis(500))
-            .until(() -> OperatorTestSupport.operatorParallelism(rest, jobId).equals(oracle));
+            .until(() -> OperatorTestSupport.runningParallelism(rest, jobId).equals(oracle));
         await()
             .atMost(Duration.ofSeconds(30))
             .until(() -> !OperatorTestSupport.events(client, "ScalingApplied").isEmpty());
@@ -133,7 +133,7 @@ class OperatorEndToEndTest {
                 () ->
                     scrape(url + "/metrics")
                         .contains(
-                            "ds2_vertex_parallelism{namespace=\"flink\",resource=\"orders\",vertex=\"Join\"} 4.0"));
+                            "ds2_vertex_parallelism{namespace=\"flink\",resource=\"orders\",vertex=\"Join -> Sink\"} 4.0"));
         String text = scrape(url + "/metrics");
         assertTrue(
             text.contains(

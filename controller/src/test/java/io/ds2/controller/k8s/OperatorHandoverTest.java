@@ -99,7 +99,7 @@ class OperatorHandoverTest {
       b.start();
       await()
           .atMost(Duration.ofSeconds(120))
-          .until(() -> OperatorTestSupport.operatorParallelism(rest, jobId).equals(SPEC.oracle()));
+          .until(() -> OperatorTestSupport.runningParallelism(rest, jobId).equals(SPEC.oracle()));
       assertFalse(b.leading(), "b stands by");
       assertTrue(b.ready(), "a standby is ready");
       assertEquals(1, flinkOperator.applied.get());
@@ -147,8 +147,7 @@ class OperatorHandoverTest {
         flinkOperator.reconcileNow(OperatorTestSupport.NS, "restart");
         await()
             .atMost(Duration.ofSeconds(60))
-            .until(
-                () -> OperatorTestSupport.operatorParallelism(rest, jobId).equals(SPEC.oracle()));
+            .until(() -> OperatorTestSupport.runningParallelism(rest, jobId).equals(SPEC.oracle()));
         await()
             .during(Duration.ofSeconds(10))
             .atMost(Duration.ofSeconds(15))

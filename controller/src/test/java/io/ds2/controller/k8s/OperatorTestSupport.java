@@ -100,13 +100,11 @@ final class OperatorTestSupport {
     return job;
   }
 
-  /** Parallelism of every non-source vertex, by name, as Flink runs it. */
-  static Map<String, Integer> operatorParallelism(FlinkRestClient rest, String jobId) {
+  /** Parallelism of every vertex, by name, as Flink runs it. */
+  static Map<String, Integer> runningParallelism(FlinkRestClient rest, String jobId) {
     Map<String, Integer> p = new HashMap<>();
     for (JobDetails.Vertex v : rest.get("/jobs/" + jobId, JobDetails.class).vertices()) {
-      if (!v.name().startsWith("Source: ")) {
-        p.put(v.name(), v.parallelism());
-      }
+      p.put(v.name(), v.parallelism()); // sources included: they are sized like any vertex
     }
     return p;
   }

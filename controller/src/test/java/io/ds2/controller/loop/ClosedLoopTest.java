@@ -37,9 +37,7 @@ class ClosedLoopTest {
   private static Map<String, Integer> byName(Decision d, boolean target) {
     Map<String, Integer> m = new HashMap<>();
     for (VertexDecision v : d.vertices()) {
-      if (!v.source()) {
-        m.put(v.name(), target ? v.target() : v.current());
-      }
+      m.put(v.name(), target ? v.target() : v.current());
     }
     return m;
   }

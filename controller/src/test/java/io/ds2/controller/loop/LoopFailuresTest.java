@@ -50,11 +50,12 @@ class LoopFailuresTest {
               .get("/jobs/" + flink.jobId, io.ds2.flink.dto.JobDetails.class)
               .vertices()
               .stream()
-              .filter(v -> v.name().equals("Sink"))
+              .filter(v -> v.name().equals("Join -> Sink"))
               .findFirst()
               .orElseThrow()
               .id();
-      // Restart the job (an outside rescale of Sink to 2) while the loop collects its window.
+      // Restart the job (an outside rescale of Join -> Sink to 2) while the loop collects its
+      // window.
       CompletableFuture<RescaleOutcome> restart = new CompletableFuture<>();
       LoopListener restartOnce =
           new RecordingListener() {
@@ -83,7 +84,7 @@ class LoopFailuresTest {
       assertEquals(
           2,
           d.vertices().stream()
-              .filter(v -> v.name().equals("Sink"))
+              .filter(v -> v.name().equals("Join -> Sink"))
               .findFirst()
               .orElseThrow()
               .current(),

@@ -22,6 +22,8 @@ import org.junit.jupiter.api.Test;
  */
 class SubLinearLoopTest {
   private static final JobSpec SPEC = SampleJobs.subLinear();
+  // Flink chains Sink to Work: the vertex that scales sub-linearly.
+  private static final String WORK = SPEC.vertexOf("Work");
 
   @Test
   void convergesMonotonicallyWithinThreeRescales() throws Exception {
@@ -33,7 +35,7 @@ class SubLinearLoopTest {
       for (int step = 0; step < 8 && holds < 2; step++) {
         Decision d = loop.step();
         VertexDecision w =
-            d.vertices().stream().filter(v -> v.name().equals("Work")).findFirst().orElseThrow();
+            d.vertices().stream().filter(v -> v.name().equals(WORK)).findFirst().orElseThrow();
         work.add(w.current());
         if (d.action() instanceof Action.Rescale) {
           holds = 0;
@@ -45,7 +47,7 @@ class SubLinearLoopTest {
       }
       System.out.println(
           "Work parallelism per decision: " + work + ", rescales: " + events.rescales.size());
-      assertEquals(SPEC.oracle().get("Work"), work.get(work.size() - 1), "oracle, after " + work);
+      assertEquals(SPEC.oracle().get(WORK), work.get(work.size() - 1), "oracle, after " + work);
       assertEquals(2, holds, "held at the oracle");
       assertTrue(events.rescales.size() <= 3, "rescales: " + events.rescales.size());
       for (int i = 1; i < work.size(); i++) {

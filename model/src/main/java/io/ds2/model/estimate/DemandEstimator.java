@@ -46,13 +46,13 @@ public final class DemandEstimator {
     return demands;
   }
 
-  /** A demand the user stated. */
+  /** A demand the user stated: records/s arriving at the source (read by it). */
   public static SourceDemand explicit(VertexObservation source, double ratePerSecond) {
     return new SourceDemand(
         source.vertexId(),
         ratePerSecond,
         SourceDemand.Basis.EXPLICIT,
-        source.observedOutputRate(),
+        source.observedSourceRate(),
         source.backlog().map(b -> OptionalDouble.of(b.growthPerSecond())).orElse(empty()),
         OptionalDouble.empty(),
         1,
@@ -60,12 +60,12 @@ public final class DemandEstimator {
   }
 
   /**
-   * Infers demand: with a backlog metric, the arrival rate (emitted + backlog growth, fitted over
-   * the window) plus the standing backlog spread over {@code catchUp}; without one, observed output
+   * Infers demand: with a backlog metric, the arrival rate (read + backlog growth, fitted over the
+   * window) plus the standing backlog spread over {@code catchUp}; without one, observed output
    * extrapolated by back-pressure.
    */
   public static SourceDemand infer(VertexObservation source, Optional<Duration> catchUp) {
-    double observed = source.observedOutputRate();
+    double observed = source.observedSourceRate();
     // A fit over a small part of the window (the gauge appeared late) is too fragile to use.
     Optional<Backlog> backlog =
         source.backlog().filter(b -> b.spanSeconds() >= MIN_BACKLOG_COVERAGE * source.seconds());

@@ -128,7 +128,8 @@ public final class Ds2Model {
                 given == null ? OptionalInt.empty() : OptionalInt.of(given),
                 walk.history,
                 walk.observed);
-        walk.now[pos] = d.currentRate();
+        // The demand is what the source reads; its vertex emits that through its chain.
+        walk.now[pos] = d.currentRate() * obs.sourceSelectivity();
       } else {
         e = walk.operator(v, pos, inputs, obs);
       }

@@ -4,11 +4,15 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
- * The rate a source must be able to emit (records/s, whole vertex), and how it was derived.
+ * The rate a source must be able to read (records/s arriving, whole vertex), and how it was
+ * derived. In records read where the source counts them (a FLIP-27 source's operator does), so a
+ * chain that filters, flat-maps or ends in a sink is sized by what arrives; in records emitted
+ * where it does not (a legacy source). Downstream, the source's vertex emits this times its chain's
+ * selectivity.
  *
  * @param targetRate the demand the graph is sized for
  * @param basis where the demand came from
- * @param observedOutputRate what the source actually emitted during the window
+ * @param observedRate what the source read during the window (emitted, where reads are not counted)
  * @param backlogGrowthRate slope of {@code pendingRecords}, if the source reports it
  * @param catchUpRate extra rate to drain the standing backlog within the catch-up time, if set
  * @param scale the what-if factor already applied to {@code targetRate} (1 when sized as measured)
@@ -19,7 +23,7 @@ public record SourceDemand(
     String vertexId,
     double targetRate,
     Basis basis,
-    double observedOutputRate,
+    double observedRate,
     OptionalDouble backlogGrowthRate,
     OptionalDouble catchUpRate,
     double scale,
@@ -30,11 +34,11 @@ public record SourceDemand(
 
   /**
    * What arrived at the source during the window, records/s: the demand as measured, without a
-   * what-if factor or catch-up. For a stated demand, the observed output plus any backlog growth.
+   * what-if factor or catch-up. For a stated demand, the observed rate plus any backlog growth.
    */
   public double currentRate() {
     if (basis == Basis.EXPLICIT) {
-      return observedOutputRate + Math.max(0, backlogGrowthRate.orElse(0));
+      return observedRate + Math.max(0, backlogGrowthRate.orElse(0));
     }
     return Math.max(0, targetRate / scale - catchUpRate.orElse(0));
   }
@@ -45,7 +49,7 @@ public record SourceDemand(
         vertexId,
         targetRate * factor,
         basis,
-        observedOutputRate,
+        observedRate,
         backlogGrowthRate,
         catchUpRate,
         scale * factor,

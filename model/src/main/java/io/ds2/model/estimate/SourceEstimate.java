@@ -6,6 +6,7 @@ import io.ds2.model.keyed.SplitLoad;
 import io.ds2.model.keyed.SubtaskShares;
 import io.ds2.model.options.Ds2Options;
 import io.ds2.model.split.KafkaAssignment;
+import io.ds2.model.split.Split;
 import io.ds2.model.split.SplitAssignment;
 import io.ds2.model.split.SplitOwnership;
 import io.ds2.model.window.SubtaskSample;
@@ -23,10 +24,11 @@ import java.util.OptionalInt;
  * Sizes a source vertex like any other: its capacity per subtask is the records its source operator
  * reads per second of the task's busy time (which covers the operators chained to it; a FLIP-27
  * source's fetch threads are not counted, and waiting for data is idle), its demand the arrival
- * rate ({@link DemandEstimator}), its selectivity the chain's tail output per record read. A
- * subtask's load is that of the splits it reads, so from DS2's bound upward the smallest
- * parallelism whose busiest subtask keeps up is taken ({@link SplitLoad}), never above the number
- * of splits: a subtask without a split reads nothing.
+ * rate in records read ({@link DemandEstimator}), its output that times the chain's selectivity
+ * (the tail's output per record read; 0 for a chain ending in a sink). A subtask's load is that of
+ * the splits it reads, so from DS2's bound upward the smallest parallelism whose busiest subtask
+ * keeps up is taken ({@link SplitLoad}), never above the number of splits: a subtask without a
+ * split reads nothing.
  */
 final class SourceEstimate {
   /** Busy fraction below which a subtask that read nothing counts as owning no split. */
@@ -35,7 +37,13 @@ final class SourceEstimate {
   private SourceEstimate() {}
 
   /** What is known of a source's splits. */
-  private record Splits(SplitSpread.Basis basis, List<SplitAssignment> alternatives) {
+  /**
+   * @param alternatives how the splits may be assigned at a candidate parallelism (sizing takes the
+   *     worst)
+   * @param owners the subtask reading each split now, where known
+   */
+  private record Splits(
+      SplitSpread.Basis basis, List<SplitAssignment> alternatives, Optional<int[]> owners) {
     int count() {
       return alternatives.isEmpty() ? 0 : alternatives.get(0).splits().size();
     }
@@ -69,8 +77,7 @@ final class SourceEstimate {
       int p = ParallelismBounds.apply(v, 0, options, reasons);
       return estimate(v, obs, d, trueRate, OptionalDouble.of(0), p, reasons);
     }
-    double selectivity = obs.selectivity().getAsDouble();
-    double input = demand / selectivity; // records the source must read
+    double input = demand; // records the source must read
     double capacity = trueRate.getAsDouble() * options.targetUtilization();
     double required = input / capacity;
     int ds2 = ParallelismBounds.apply(v, required, options, reasons);
@@ -196,9 +203,6 @@ final class SourceEstimate {
           "no usable busy time was reported (a legacy SourceFunction's is NaN), so its capacity"
               + " is unknown");
     }
-    if (obs.recordsIn() > 0 && obs.recordsOut() <= 0) {
-      return Optional.of("its chain emitted nothing, so its demand in records read is unknown");
-    }
     if (obs.recordsIn() <= 0 && demand > 0) {
       return Optional.of("it read nothing in the window although records arrive");
     }
@@ -207,36 +211,37 @@ final class SourceEstimate {
 
   /**
    * The splits the source reads: named in its metrics (Kafka), given by the user, remembered from
-   * an earlier window, or learned from subtasks that read nothing while a sibling read.
+   * an earlier window, or learned from subtasks that read nothing while a sibling read. A rescale
+   * hands them back from the readers' state in near-equal shares ({@link
+   * SplitAssignment.FromState}); a start without state assigns them by the enumerator's rule
+   * (Kafka's, or in turn): sizing takes the worse of the two.
    */
   private static Splits splits(
       Vertex v, VertexObservation obs, OptionalInt given, KeyedHistory history) {
     Optional<SplitOwnership> named = obs.splits().filter(SplitOwnership::complete);
     if (named.isPresent()) {
-      List<SplitOwnership> seen = new ArrayList<>();
-      seen.add(named.get());
-      List<io.ds2.model.split.Split> all = named.get().splits();
-      for (SubtaskShares o : history.of(v.id())) {
-        if (o.owners().isPresent() && o.maxParallelism() == all.size()) {
-          seen.add(ownership(all, o.owners().get(), o.parallelism()));
-        }
-      }
+      List<Split> all = named.get().splits();
+      List<SplitAssignment> alternatives = new ArrayList<>();
+      alternatives.add(new SplitAssignment.FromState(all));
+      alternatives.addAll(KafkaAssignment.forEveryReading(all));
       return new Splits(
-          SplitSpread.Basis.SPLIT_METRICS, List.copyOf(KafkaAssignment.consistentWith(all, seen)));
+          SplitSpread.Basis.SPLIT_METRICS,
+          List.copyOf(alternatives),
+          named.get().resolve(reading(obs)));
     }
     if (given.isPresent()) {
-      return roundRobin(SplitSpread.Basis.GIVEN, given.getAsInt());
+      return counted(SplitSpread.Basis.GIVEN, given.getAsInt(), obs);
     }
     for (SubtaskShares o : history.of(v.id())) {
       if (o.owners().isPresent()) {
-        return roundRobin(SplitSpread.Basis.LEARNED_FROM_IDLE_SUBTASKS, o.maxParallelism());
+        return counted(SplitSpread.Basis.LEARNED_FROM_IDLE_SUBTASKS, o.maxParallelism(), obs);
       }
     }
     int reading = 0;
     int idle = 0;
     for (SubtaskSample s : obs.subtaskDeltas()) {
       if (!s.has(Counter.RECORDS_IN)) {
-        return new Splits(SplitSpread.Basis.UNKNOWN, List.of());
+        return UNKNOWN;
       }
       if (s.value(Counter.RECORDS_IN) > 0) {
         reading++;
@@ -245,44 +250,50 @@ final class SourceEstimate {
       }
     }
     if (reading > 0 && idle > 0 && reading + idle == obs.parallelism()) {
-      return roundRobin(SplitSpread.Basis.LEARNED_FROM_IDLE_SUBTASKS, reading);
+      return counted(SplitSpread.Basis.LEARNED_FROM_IDLE_SUBTASKS, reading, obs);
     }
-    return new Splits(SplitSpread.Basis.UNKNOWN, List.of());
+    return UNKNOWN;
   }
 
-  private static Splits roundRobin(SplitSpread.Basis basis, int n) {
-    return new Splits(basis, List.of(new SplitAssignment.RoundRobin(n)));
+  private static final Splits UNKNOWN =
+      new Splits(SplitSpread.Basis.UNKNOWN, List.of(), Optional.empty());
+
+  /** Splits only counted: dealt out in turn at a start, assumed so at the observed parallelism. */
+  private static Splits counted(SplitSpread.Basis basis, int n, VertexObservation obs) {
+    SplitAssignment.RoundRobin inTurn = new SplitAssignment.RoundRobin(n);
+    return new Splits(
+        basis,
+        List.of(new SplitAssignment.FromState(inTurn.splits()), inTurn),
+        Optional.of(inTurn.ownersAt(obs.parallelism())));
   }
 
-  private static SplitOwnership ownership(
-      List<io.ds2.model.split.Split> splits, int[] owners, int p) {
-    List<List<io.ds2.model.split.Split>> by = new ArrayList<>();
-    for (int i = 0; i < p; i++) {
-      by.add(new ArrayList<>());
-    }
-    for (int s = 0; s < owners.length; s++) {
-      if (owners[s] >= 0 && owners[s] < p) {
-        by.get(owners[s]).add(splits.get(s));
+  /** Per subtask, whether it read records over the window. */
+  private static boolean[] reading(VertexObservation obs) {
+    boolean[] reading = new boolean[obs.parallelism()];
+    for (SubtaskSample s : obs.subtaskDeltas()) {
+      if (s.subtask() >= 0
+          && s.subtask() < reading.length
+          && s.has(Counter.RECORDS_IN)
+          && s.value(Counter.RECORDS_IN) > 0) {
+        reading[s.subtask()] = true;
       }
     }
-    return new SplitOwnership(by);
+    return reading;
   }
 
   /**
    * This window's shares of the source's demand per subtask, with the subtask of each split, merged
-   * with what is remembered: what the next estimates remember of the source.
+   * with what is remembered: what the next estimates remember of the source. Nothing new where the
+   * metrics leave a split's reader open.
    */
   private static List<SubtaskShares> observe(
       Vertex v, VertexObservation obs, SourceDemand d, Splits splits, KeyedHistory history) {
     int p = obs.parallelism();
-    int[] owners =
-        obs.splits().filter(SplitOwnership::complete).isPresent()
-            ? obs.splits().get().owners()
-            : splits.alternatives().get(0).ownersAt(p);
     List<SubtaskSample> subtasks = obs.subtaskDeltas();
-    if (subtasks.size() != p || owners.length != splits.count()) {
+    if (splits.owners().isEmpty() || subtasks.size() != p) {
       return history.of(v.id());
     }
+    int[] owners = splits.owners().get();
     double[] rates = new double[p];
     double[] busy = new double[p];
     for (SubtaskSample s : subtasks) {
@@ -293,16 +304,22 @@ final class SourceEstimate {
       rates[i] = s.value(Counter.RECORDS_IN) / obs.seconds();
       busy[i] = s.busyRatio();
     }
-    double nowIn = d.currentRate() / obs.selectivity().getAsDouble();
     boolean throttled = obs.backPressuredRatio().orElse(0) >= KeyedEstimate.THROTTLED_BACK_PRESSURE;
     double cost = obs.busyTimeMs().orElse(0) / 1000 / obs.recordsIn();
     Optional<SubtaskShares> seen =
-        SubtaskShares.observeSplits(owners, rates, busy, nowIn, throttled, cost, obs.recordsIn());
+        SubtaskShares.observeSplits(
+            owners, rates, busy, d.currentRate(), throttled, cost, obs.recordsIn());
     return seen.map(s -> history.observationsWith(v.id(), s)).orElse(history.of(v.id()));
   }
 
+  /** What the source reads: its topics and their partitions, or a count of splits. */
   private static String describe(Splits s) {
-    return s.alternatives().get(0).describe();
+    for (SplitAssignment a : s.alternatives()) {
+      if (a instanceof KafkaAssignment k) {
+        return k.describe();
+      }
+    }
+    return s.count() + " splits";
   }
 
   private static String at(SplitLoad load) {
@@ -339,6 +356,8 @@ final class SourceEstimate {
       int recommended,
       List<Reason> reasons,
       Optional<SplitSpread> splits) {
+    // The demand is what the source reads; its vertex emits that through its chain (a chain
+    // ending in a sink emits nothing downstream).
     return new VertexEstimate(
         v.id(),
         v.name(),
@@ -346,8 +365,8 @@ final class SourceEstimate {
         true,
         obs.parallelism(),
         v.maxParallelism(),
-        OptionalDouble.empty(),
         OptionalDouble.of(d.targetRate()),
+        OptionalDouble.of(d.targetRate() * obs.sourceSelectivity()),
         trueRate,
         obs.selectivity(),
         required,

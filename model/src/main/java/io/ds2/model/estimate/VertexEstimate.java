@@ -9,8 +9,8 @@ import java.util.OptionalDouble;
  *
  * @param determined false if the vertex could not be estimated; then the recommendation is the
  *     current parallelism and the reasons say why
- * @param targetInputRate in*: the rate the vertex must absorb (records/s); empty for sources or
- *     when undetermined
+ * @param targetInputRate in*: the rate the vertex must absorb (records/s); for a source, the
+ *     records arriving that it must read (its demand); empty when undetermined
  * @param targetOutputRate out*: what it then emits (records/s)
  * @param trueProcessingRatePerInstance records per busy second of one instance
  * @param selectivity output records per input record

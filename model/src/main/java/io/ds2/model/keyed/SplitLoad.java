@@ -22,6 +22,9 @@ public final class SplitLoad {
   private static final int MAX_ITERATIONS = 200;
   private static final double CONVERGED = 1e-9;
 
+  /** A split counts as hot only this far above an even share (a skewed partition). */
+  static final double HOT_OVER_EVEN = 1.1;
+
   private final double[] shares;
   private final List<Integer> observedAt;
 
@@ -182,9 +185,13 @@ public final class SplitLoad {
    */
   public Result size(
       List<SplitAssignment> alternatives, double input, double capacity, int from, int to) {
+    // Hot: over one instance and above an even share. Where every split alone is over an instance
+    // (too few splits for the load), no split is hotter than the others: that is the split count's
+    // limit, and sizing climbs to it.
     List<HotSplit> hot = new ArrayList<>();
+    double evenShare = 1.0 / shares.length;
     for (int s = 0; s < shares.length; s++) {
-      if (shares[s] * input > capacity * (1 + 1e-9)) {
+      if (shares[s] * input > capacity * (1 + 1e-9) && shares[s] > HOT_OVER_EVEN * evenShare) {
         hot.add(new HotSplit(s, shares[s] * input));
       }
     }
@@ -194,7 +201,10 @@ public final class SplitLoad {
         lo, Math.max(lo, to), p -> at(p, alternatives, input, capacity, hot));
   }
 
-  /** The busiest subtask at {@code p} under the worst of {@code alternatives}. */
+  /**
+   * The busiest subtask at {@code p} under the worst of {@code alternatives} (for {@link
+   * SplitAssignment.FromState}, the subtask number is not known: 0).
+   */
   public Result at(
       int p,
       List<SplitAssignment> alternatives,
@@ -203,38 +213,62 @@ public final class SplitLoad {
       List<HotSplit> hot) {
     Result worst = null;
     for (SplitAssignment a : alternatives) {
-      double[] load = new double[p];
-      int[] count = new int[p];
-      boolean[] holdsHot = new boolean[p];
-      for (int s = 0; s < shares.length; s++) {
-        int i = a.ownerOf(s, p);
-        load[i] += shares[s] * input;
-        count[i]++;
-      }
-      for (HotSplit h : hot) {
-        holdsHot[a.ownerOf(h.split(), p)] = true;
-      }
-      int busiest = -1;
-      for (int i = 0; i < p; i++) {
-        if (!holdsHot[i] && (busiest < 0 || load[i] > load[busiest])) {
-          busiest = i;
-        }
-      }
       Result r =
-          busiest < 0
-              ? new Result(p, true, 0, 0, 0, hot) // every subtask holds a hot split
-              : new Result(
-                  p,
-                  load[busiest] <= capacity * (1 + 1e-9),
-                  busiest,
-                  load[busiest],
-                  count[busiest],
-                  hot);
+          a instanceof SplitAssignment.FromState
+              ? largestTogether(p, input, capacity, hot)
+              : byOwner(a, p, input, capacity, hot);
       if (worst == null || r.busiestLoad() > worst.busiestLoad()) {
         worst = r;
       }
     }
     return worst;
+  }
+
+  /**
+   * Splits handed back from state in near-equal shares: some subtask reads ceil(n / p) of them, and
+   * which ones is not known, so the largest (hot ones aside) are taken together.
+   */
+  private Result largestTogether(int p, double input, double capacity, List<HotSplit> hot) {
+    double[] sorted = new double[shares.length - hot.size()];
+    int n = 0;
+    for (int s = 0; s < shares.length; s++) {
+      final int split = s;
+      if (hot.stream().noneMatch(h -> h.split() == split)) {
+        sorted[n++] = shares[s];
+      }
+    }
+    Arrays.sort(sorted);
+    int k = (int) Math.min(n, Math.ceil((double) shares.length / p));
+    double load = 0;
+    for (int i = 0; i < k; i++) {
+      load += sorted[n - 1 - i] * input;
+    }
+    return new Result(p, load <= capacity * (1 + 1e-9), 0, load, k, hot);
+  }
+
+  private Result byOwner(
+      SplitAssignment a, int p, double input, double capacity, List<HotSplit> hot) {
+    double[] load = new double[p];
+    int[] count = new int[p];
+    boolean[] holdsHot = new boolean[p];
+    for (int s = 0; s < shares.length; s++) {
+      int i = a.ownerOf(s, p);
+      load[i] += shares[s] * input;
+      count[i]++;
+    }
+    for (HotSplit h : hot) {
+      holdsHot[a.ownerOf(h.split(), p)] = true;
+    }
+    int busiest = -1;
+    for (int i = 0; i < p; i++) {
+      if (!holdsHot[i] && (busiest < 0 || load[i] > load[busiest])) {
+        busiest = i;
+      }
+    }
+    return busiest < 0
+        ? new Result(p, true, 0, 0, 0, hot) // every subtask holds a hot split
+        : new Result(
+            p, load[busiest] <= capacity * (1 + 1e-9), busiest, load[busiest], count[busiest], hot);
   }
 
   @Override

@@ -75,7 +75,7 @@ record CapacityShortfall(
         continue;
       }
       double arrival = d.currentRate();
-      double output = obs.get().observedOutputRate();
+      double output = obs.get().observedSourceRate();
       double bp = obs.get().backPressuredRatio().orElse(0);
       if (arrival <= 0 || output >= KEEPS_UP * arrival || arrival - output < 1 || bp < HELD_BACK) {
         continue;

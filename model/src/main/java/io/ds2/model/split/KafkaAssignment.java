@@ -10,12 +10,15 @@ import java.util.TreeSet;
 /**
  * KafkaSource's split assignment ({@code KafkaSourceEnumerator.getSplitOwner}): partition {@code n}
  * of topic {@code t} goes to reader {@code (((t.hashCode() * 31) & 0x7FFFFFFF) % p + n) % p}, each
- * topic on its own, again at every rescale from a checkpoint.
+ * topic on its own.
  *
- * <p>The rule needs the topic's real name, but the metrics name it with {@code .} written as {@code
- * _} (Flink's metric query service): {@code orders.v1} reads {@code orders_v1}. Each {@code _} may
- * stand for either, and the names that agree with every ownership seen are kept ({@link
- * #consistentWith}); where more than one remains, sizing takes the worst of them.
+ * <p>The rule holds where the enumerator assigns: a start without state (a first deployment, a
+ * stateless upgrade, a job without checkpoints). A rescale from a checkpoint or savepoint hands the
+ * readers' splits back from their state instead ({@link SplitAssignment.FromState}; checked on a
+ * real broker: 4 partitions from 1 to 4 subtasks went to subtasks 1, 2, 3, 0, where this rule says
+ * 2, 3, 0, 1). The rule needs the topic's real name, but the metrics write {@code .} as {@code _}
+ * (Flink's metric query service): {@code orders.v1} reads {@code orders_v1}, and each {@code _} may
+ * stand for either ({@link #forEveryReading}).
  *
  * @param topics the real topic name behind each name as reported
  */
@@ -54,32 +57,22 @@ public record KafkaAssignment(List<Split> splits, Map<String, String> topics)
                 .append(" (")
                 .append(n)
                 .append(" partitions)"));
-    return "Kafka topic " + sb + ", by the connector's assignment";
+    return (partitions.size() == 1 ? "Kafka topic " : "Kafka topics ") + sb;
   }
 
   /**
-   * Every reading of the reported topic names that agrees with each {@code seen} ownership of these
-   * splits (at most {@value #MAX_NAMES} per topic); the names as reported if none does.
+   * The rule for every reading of the reported topic names (at most {@value #MAX_NAMES} in all):
+   * which one is the topic cannot be told from the metrics, so sizing takes the worst of them (one
+   * for a name without {@code _}).
    */
-  public static List<KafkaAssignment> consistentWith(
-      List<Split> splits, List<SplitOwnership> seen) {
+  public static List<KafkaAssignment> forEveryReading(List<Split> splits) {
     List<String> reported = splits.stream().map(Split::topic).distinct().sorted().toList();
-    Map<String, List<String>> names = new HashMap<>();
-    for (String t : reported) {
-      List<String> fit = new ArrayList<>();
-      for (String candidate : readings(t)) {
-        if (agrees(t, candidate, seen)) {
-          fit.add(candidate);
-        }
-      }
-      names.put(t, fit.isEmpty() ? List.of(t) : fit);
-    }
     List<Map<String, String>> combos = new ArrayList<>();
     combos.add(Map.of());
     for (String t : reported) {
       List<Map<String, String>> next = new ArrayList<>();
       for (Map<String, String> c : combos) {
-        for (String name : names.get(t)) {
+        for (String name : readings(t)) {
           if (next.size() < MAX_NAMES) {
             Map<String, String> m = new HashMap<>(c);
             m.put(t, name);
@@ -90,20 +83,6 @@ public record KafkaAssignment(List<Split> splits, Map<String, String> topics)
       combos = next;
     }
     return combos.stream().map(m -> new KafkaAssignment(splits, m)).toList();
-  }
-
-  private static boolean agrees(String reported, String name, List<SplitOwnership> seen) {
-    for (SplitOwnership o : seen) {
-      int p = o.parallelism();
-      for (int i = 0; i < p; i++) {
-        for (Split s : o.bySubtask().get(i)) {
-          if (s.topic().equals(reported) && owner(name, s.partition(), p) != i) {
-            return false;
-          }
-        }
-      }
-    }
-    return true;
   }
 
   /**

@@ -29,31 +29,16 @@ public record SplitOwnership(List<List<Split>> bySubtask) {
     return List.copyOf(all);
   }
 
-  /** The subtask reading each of {@link #splits()} (-1 for none), in that order. */
-  public int[] owners() {
-    List<Split> all = splits();
-    int[] owners = new int[all.size()];
-    java.util.Arrays.fill(owners, -1);
-    for (int i = 0; i < bySubtask.size(); i++) {
-      for (Split s : bySubtask.get(i)) {
-        owners[java.util.Collections.binarySearch(all, s)] = i;
-      }
-    }
-    return owners;
-  }
-
   /**
-   * Whether the listing looks whole: every split read by exactly one subtask, each topic's
-   * partitions numbered 0..n-1 without gaps. A reader registers a split's metrics only when its
-   * fetcher takes the split, so a listing made right after a start may lack some.
+   * Whether the listing covers every split: each topic's partitions numbered 0..n-1 without gaps. A
+   * reader registers a split's metrics only when its fetcher takes the split, so a listing made
+   * right after a start may lack some. It may also name a split under more than one subtask:
+   * Flink's metric store keeps the names a subtask index had in an earlier run (before a rescale),
+   * so an index can show splits it no longer reads ({@link #resolve}).
    */
   public boolean complete() {
-    int listed = 0;
-    for (List<Split> s : bySubtask) {
-      listed += s.size();
-    }
     List<Split> all = splits();
-    if (all.isEmpty() || listed != all.size()) {
+    if (all.isEmpty()) {
       return false;
     }
     String topic = null;
@@ -68,5 +53,68 @@ public record SplitOwnership(List<List<Split>> bySubtask) {
       }
     }
     return true;
+  }
+
+  /**
+   * Which subtask really reads each of {@link #splits()}, where the listing tells: every split is
+   * read by exactly one subtask, and every subtask that read records reads at least one. A split
+   * named under one subtask only is that subtask's; a reading subtask left with one split has it;
+   * each settled split is struck from the other subtasks' names (stale ones, from an earlier run),
+   * until nothing changes.
+   *
+   * @param reading per subtask, whether it read records (over the window)
+   * @return the owner of each split, or empty where the names leave a split's owner open
+   */
+  public java.util.Optional<int[]> resolve(boolean[] reading) {
+    List<Split> all = splits();
+    int p = bySubtask.size();
+    List<java.util.Set<Split>> left = new ArrayList<>();
+    bySubtask.forEach(l -> left.add(new java.util.HashSet<>(l)));
+    java.util.Map<Split, Integer> owner = new java.util.HashMap<>();
+    boolean changed = true;
+    while (changed) {
+      changed = false;
+      for (Split s : all) {
+        if (owner.containsKey(s)) {
+          continue;
+        }
+        int named = -1;
+        int count = 0;
+        for (int i = 0; i < p; i++) {
+          if (left.get(i).contains(s)) {
+            named = i;
+            count++;
+          }
+        }
+        if (count == 1) {
+          owner.put(s, named);
+          changed = true;
+        }
+      }
+      for (int i = 0; i < p; i++) {
+        if (i < reading.length && reading[i] && left.get(i).size() == 1) {
+          Split s = left.get(i).iterator().next();
+          if (!owner.containsKey(s)) {
+            owner.put(s, i);
+            changed = true;
+          }
+        }
+      }
+      for (java.util.Map.Entry<Split, Integer> e : owner.entrySet()) {
+        for (int i = 0; i < p; i++) {
+          if (i != e.getValue() && left.get(i).remove(e.getKey())) {
+            changed = true;
+          }
+        }
+      }
+    }
+    if (owner.size() != all.size()) {
+      return java.util.Optional.empty();
+    }
+    int[] owners = new int[all.size()];
+    for (int s = 0; s < owners.length; s++) {
+      owners[s] = owner.get(all.get(s));
+    }
+    return java.util.Optional.of(owners);
   }
 }

@@ -3,14 +3,13 @@ package io.ds2.model.window;
 import java.util.OptionalDouble;
 
 /**
- * A source's backlog ({@code pendingRecords}) over a window, in the source vertex's output records:
- * where the vertex counts records read and emits a different number (a filter chained to the
- * source), unread records are converted by its measured output per read record.
+ * A source's backlog ({@code pendingRecords}) over a window, in records read (records emitted for a
+ * source that does not count reads).
  *
  * @param pendingAtEnd records waiting at the end of the window
  * @param growthPerSecond least-squares slope of the backlog over the window (negative while
  *     catching up)
- * @param arrivalRate least-squares slope of (records emitted + backlog): the rate records arrive at
+ * @param arrivalRate least-squares slope of (records read + backlog): the rate records arrive at
  *     the source. Both terms come from the same metric refresh, so their sum is consistent even
  *     though the refresh time itself is only known to within a poll interval. Fitted over the
  *     window and, where the earlier readings of the same run agree with it, over those too ({@code

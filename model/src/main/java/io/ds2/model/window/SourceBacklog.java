@@ -51,14 +51,13 @@ final class SourceBacklog {
       return Optional.empty();
     }
     VertexSample first = readings.values[0];
-    double perRead = outputPerRecordRead(first, readings.last());
-    Counter read = perRead == 1 ? Counter.RECORDS_OUT : Counter.RECORDS_IN;
+    Counter read = countsReads(first, readings.last()) ? Counter.RECORDS_IN : Counter.RECORDS_OUT;
     // Lead-in readings first (negative times), then the window's (from 0): one series.
     int capacity = leadIn.size + readings.size;
     double[] times = new double[capacity];
     double[] totals = new double[capacity];
     double[] pending = new double[capacity];
-    int lead = addLeadIn(leadIn, readings, read, perRead, times, totals, pending);
+    int lead = addLeadIn(leadIn, readings, read, times, totals, pending);
     int end = lead;
     for (int k = 0; k < readings.size; k++) {
       VertexSample v = readings.values[k];
@@ -67,8 +66,8 @@ final class SourceBacklog {
         continue;
       }
       times[end] = secondsSinceFirst(readings, k);
-      pending[end] = v.pendingRecords().getAsDouble() * perRead;
-      totals[end] = pending[end] + done.getAsDouble() * perRead;
+      pending[end] = v.pendingRecords().getAsDouble();
+      totals[end] = pending[end] + done.getAsDouble();
       end++;
     }
     int points = end - lead;
@@ -117,7 +116,6 @@ final class SourceBacklog {
       VertexWindow.Readings leadIn,
       VertexWindow.Readings readings,
       Counter read,
-      double perRead,
       double[] times,
       double[] totals,
       double[] pending) {
@@ -153,8 +151,8 @@ final class SourceBacklog {
       }
       before = done.getAsDouble();
       times[n] = t;
-      pending[n] = v.pendingRecords().getAsDouble() * perRead;
-      totals[n] = pending[n] + done.getAsDouble() * perRead;
+      pending[n] = v.pendingRecords().getAsDouble();
+      totals[n] = pending[n] + done.getAsDouble();
       n++;
     }
     return n;
@@ -220,22 +218,15 @@ final class SourceBacklog {
   }
 
   /**
-   * {@code pendingRecords} counts records the source has not read yet. Where the source vertex
-   * counts the records it reads and emits a different number (a filter or flat map chained to the
-   * source), demand in the vertex's output records is the read rate times output per read record,
-   * measured over the window; otherwise 1 (the output counter stands in for reads).
+   * {@code pendingRecords} counts records the source has not read yet: with the records it read
+   * (its source operator's count), their sum grows at the arrival rate, whatever its chain emits (a
+   * filter, a flat map, a sink chained to it). A source that does not count reads (a legacy source)
+   * is taken by what it emits.
    */
-  private static double outputPerRecordRead(VertexSample from, VertexSample to) {
+  private static boolean countsReads(VertexSample from, VertexSample to) {
     OptionalDouble in0 = VertexWindow.sumOf(from.subtasks(), Counter.RECORDS_IN);
     OptionalDouble in1 = VertexWindow.sumOf(to.subtasks(), Counter.RECORDS_IN);
-    OptionalDouble out0 = VertexWindow.sumOf(from.subtasks(), Counter.RECORDS_OUT);
-    OptionalDouble out1 = VertexWindow.sumOf(to.subtasks(), Counter.RECORDS_OUT);
-    if (in0.isEmpty() || in1.isEmpty() || out0.isEmpty() || out1.isEmpty()) {
-      return 1;
-    }
-    double read = in1.getAsDouble() - in0.getAsDouble();
-    double emitted = out1.getAsDouble() - out0.getAsDouble();
-    return read > 0 && emitted >= 0 ? emitted / read : 1;
+    return in0.isPresent() && in1.isPresent() && in1.getAsDouble() > in0.getAsDouble();
   }
 
   /** A least-squares line through readings {@code [from, to)}: slope, spread, span. */

@@ -70,6 +70,22 @@ public record VertexObservation(
     return recordsIn / seconds;
   }
 
+  /**
+   * Of a source: records read per second where its source operator counts them (FLIP-27), else
+   * records emitted (a legacy source, whose reads are not counted): the unit its demand is in.
+   */
+  public double observedSourceRate() {
+    return recordsIn > 0 ? observedInputRate() : observedOutputRate();
+  }
+
+  /**
+   * Of a source: what its vertex emits per unit of {@link #observedSourceRate()} (its chain's
+   * selectivity where reads are counted; 1 otherwise).
+   */
+  public double sourceSelectivity() {
+    return recordsIn > 0 ? recordsOut / recordsIn : 1;
+  }
+
   /** Observed (wall-clock) output rate of the whole vertex, records/s. */
   public double observedOutputRate() {
     return recordsOut / seconds;

@@ -18,7 +18,7 @@ class DemandEstimatorTest {
     SourceDemand d = DemandEstimator.infer(o.get("s"), Optional.empty());
     assertEquals(SourceDemand.Basis.BACKLOG, d.basis());
     assertEquals(500, d.targetRate(), 1e-9);
-    assertEquals(300, d.observedOutputRate(), 1e-9);
+    assertEquals(300, d.observedRate(), 1e-9);
     assertEquals(200, d.backlogGrowthRate().getAsDouble(), 1e-9);
   }
 

@@ -168,4 +168,28 @@ class SourceEstimateTest {
     assertEquals(List.of(ReasonCode.SOURCE_NOT_SCALED), codes(s));
     assertFalse(s.changes());
   }
+
+  /**
+   * Demand is in records read: a chain that filters (80 % kept) sends 80 % of it downstream, and a
+   * chain ending in a sink (nothing emitted) is still sized by what arrives.
+   */
+  @Test
+  void demandIsInRecordsReadWhateverTheChainEmits() {
+    // reads 300/s at 2 ms (60 % busy), emits 240/s; 300/s arrive
+    SubtaskSample filtering = SubtaskSample.of(0, 3000, 2400, 6000, 4000, 0);
+    Observations o = new Observations(SECONDS).source("s", List.of(filtering), Optional.empty());
+    Estimate e = estimate(o, 300, Map.of(), KeyedHistory.empty());
+    VertexEstimate s = e.vertex("s").orElseThrow();
+    assertEquals(300, s.targetInputRate().getAsDouble(), 1e-9);
+    assertEquals(240, s.targetOutputRate().getAsDouble(), 1e-9);
+    assertEquals(240, e.vertex("k").orElseThrow().targetInputRate().getAsDouble(), 1e-9);
+
+    // the whole job one chain: reads 100/s at 10 ms (100 % busy), emits nothing; 600/s arrive
+    SubtaskSample sinking = SubtaskSample.of(0, 1000, 0, 10_000, 0, 0);
+    Observations all = new Observations(SECONDS).source("s", List.of(sinking), Optional.empty());
+    VertexEstimate chain =
+        estimate(all, 600, Map.of("s", 6), KeyedHistory.empty()).vertex("s").orElseThrow();
+    assertEquals(6, chain.recommendedParallelism(), chain.reasons().toString());
+    assertEquals(0, chain.targetOutputRate().getAsDouble(), 1e-9);
+  }
 }

@@ -40,7 +40,7 @@ class SplitLoadTest {
       }
     }
     List<SplitAssignment> kafka =
-        List.copyOf(KafkaAssignment.consistentWith(splits, List.of()).subList(0, 1));
+        List.copyOf(KafkaAssignment.forEveryReading(splits).subList(0, 1));
     int count = kafka.get(0).splits().size();
     // a skew a keyed producer could make, measured at one parallelism
     SplitLoad load = skewed(kafka.get(0), random, 1 + random.nextInt(count));
