@@ -24,7 +24,8 @@ final class KafkaSuiteSection {
 
         The suite's scenarios as production runs them (`bin/ds2-bench suite --feed kafka`): each
         run starts its own single-node Apache Kafka broker (KRaft, in its own JVM) with one topic
-        per source (4 partitions, or two per source subtask), a producer per source writing the
+        per source (as many partitions as the source has splits: 12, and 4 where a scenario has
+        fewer than its load needs), a producer per source writing the
         scenario's load schedule as 300-byte records whether or not the job keeps up, and the job
         reading them with Flink's `KafkaSource` with checkpoints every 3 s, so offsets survive every
         rescale and a backlog built before one must be drained after it. The cluster has few,

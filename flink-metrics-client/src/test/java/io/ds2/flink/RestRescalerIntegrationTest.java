@@ -81,16 +81,17 @@ class RestRescalerIntegrationTest {
         await()
             .atMost(Duration.ofSeconds(30))
             .ignoreExceptions()
-            .until(() -> sampler.sample(graph), s -> s.vertices().size() == 5);
-    Map<String, Integer> target = Map.of(id("Parse"), 3, id("Join"), 4, id("Sink"), 2);
+            .until(() -> sampler.sample(graph), s -> s.vertices().size() == 3);
+    Map<String, Integer> target = Map.of(id("Source: Orders -> Parse"), 3, id("Join -> Sink"), 4);
 
     RescaleOutcome outcome = Rescales.run(rescaler, target, Duration.ofSeconds(60));
 
     RescaleOutcome.Applied applied = assertInstanceOf(RescaleOutcome.Applied.class, outcome);
     assertTrue(applied.took().toSeconds() < 60, "took " + applied.took());
-    assertEquals(3, running().get(id("Parse")));
-    assertEquals(4, running().get(id("Join")));
-    assertEquals(1, running().get(id("Source: Orders")), "sources keep their parallelism");
+    assertEquals(3, running().get(id("Source: Orders -> Parse")), "a source's chain rescales");
+    assertEquals(4, running().get(id("Join -> Sink")));
+    assertEquals(
+        1, running().get(id("Source: Payments")), "what was not asked keeps its parallelism");
     JobSample after =
         await()
             .atMost(Duration.ofSeconds(30))
@@ -107,12 +108,14 @@ class RestRescalerIntegrationTest {
   @Order(2)
   void tooFewSlotsIsReportedAndThePreviousRequirementsAreRestored() throws Exception {
     Map<String, Integer> before = running();
-    RescaleOutcome outcome = Rescales.run(rescaler, Map.of(id("Join"), 12), Duration.ofSeconds(10));
+    RescaleOutcome outcome =
+        Rescales.run(rescaler, Map.of(id("Join -> Sink"), 12), Duration.ofSeconds(10));
 
     RescaleOutcome.NotApplied unmet = assertInstanceOf(RescaleOutcome.NotApplied.class, outcome);
     assertTrue(unmet.message().contains("cluster slots: 8 total"), unmet.message());
     assertEquals(before, running(), "the job keeps running as before");
     JsonNode requirements = client.get("/jobs/" + jobId + "/resource-requirements", JsonNode.class);
-    assertEquals(4, requirements.get(id("Join")).get("parallelism").get("upperBound").asInt());
+    assertEquals(
+        4, requirements.get(id("Join -> Sink")).get("parallelism").get("upperBound").asInt());
   }
 }

@@ -157,7 +157,31 @@ public record Scenario(
    * rescale has been measured.
    */
   public static List<Scenario> kafkaSuite() {
-    return suite().stream().map(s -> s.stretched(KAFKA_STRETCH)).toList();
+    List<Scenario> all = new java.util.ArrayList<>();
+    suite().forEach(s -> all.add(s.stretched(KAFKA_STRETCH)));
+    all.add(fewPartitions());
+    return List.copyOf(all);
+  }
+
+  /**
+   * A topic with fewer partitions than the load needs: 600 records/s on 4 partitions, parsed at 10
+   * ms a record in the source's chain (6 instances' worth), then a cheap keyed count. No
+   * parallelism keeps up: a fifth source subtask would read nothing. The oracle is the split count,
+   * 4; what a controller should do is stop there and say why (Kafka-fed only).
+   */
+  static Scenario fewPartitions() {
+    return new Scenario(
+        "few-partitions",
+        "Source (600/s on 4 partitions) -> Parse 10 ms (6 instances' worth) -> keyed Count, from"
+            + " 1/1; oracle 4/1: no parallelism keeps up, a fifth source subtask reads nothing",
+        new JobSpec(
+            "few-partitions",
+            List.of(new SourceSpec("Events", RateSchedule.constant(600), 1, 4)),
+            List.of(
+                new OperatorSpec("Parse", List.of("Events"), 10, 1, 1, false, 0),
+                new OperatorSpec("Count", List.of("Parse"), 0.2, 0, 1, true, 0))),
+        List.of(new Phase(0, 1)),
+        Duration.ofSeconds(200));
   }
 
   static final double KAFKA_STRETCH = 2;
