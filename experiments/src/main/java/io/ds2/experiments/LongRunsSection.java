@@ -29,8 +29,9 @@ final class LongRunsSection {
   /** What the runs show (written from the data below; regenerate both together). */
   private static final String FINDINGS =
       """
-      What these runs show (one run each; ds2's fanin-long row on the current code, the other
-      rows on the code of 276a724, which has the fix below):
+      What these runs show (one run each, all before issue 29: jobs with chaining disabled and
+      sources at a fixed parallelism; ds2's fanin-long row on the code of 15f287f's parent
+      series, the other rows on the code of 276a724, which has the fix below):
       - **The Flink autoscaler at its defaults acts once, at 20 min**: its log says "Stabilizing
         until" for 5 min, then "Metric window not full until" for 15 min, and at 20:07 it
         rescales 1 -> 6/8/4 (twice the oracle 3/4/2: target utilization 0.7, plus draining the

@@ -89,7 +89,8 @@ final class RecordCommand implements Callable<Integer> {
     LiveRecording recording;
     try {
       recording =
-          LiveRecording.start(out, client, sampler, topology, every, Map.of(), Clock.systemUTC());
+          LiveRecording.start(
+              out, client, sampler, topology, every, Map.of(), Map.of(), Clock.systemUTC());
     } catch (UncheckedIOException e) {
       throw new UsageException("--out: " + e.getMessage());
     }

@@ -29,30 +29,17 @@ public final class LiveRecording implements AutoCloseable {
     this.listener = new RecordingListener(writer, clock);
   }
 
+  /** Header config field: split counts given for sources, by vertex id or name. */
+  public static final String SOURCE_SPLITS = "sourceSplits";
+
   /**
    * Creates {@code path} and writes its header.
    *
    * @param interval the time between polls the caller aims for
    * @param options the scaling options in force (kept with the data), empty if none
+   * @param sourceSplits split counts the user gave for sources whose metrics name none (kept, so a
+   *     replay sizes them as the live run did), empty if none
    * @throws UncheckedIOException if the file cannot be created
-   */
-  /** Header config field: split counts given for sources, by vertex id or name. */
-  public static final String SOURCE_SPLITS = "sourceSplits";
-
-  public static LiveRecording start(
-      Path path,
-      FlinkRestClient client,
-      MetricSource live,
-      JobTopology topology,
-      Duration interval,
-      Map<String, String> options,
-      Clock clock) {
-    return start(path, client, live, topology, interval, options, Map.of(), clock);
-  }
-
-  /**
-   * As above, with the split counts the user gave for sources whose metrics name none (kept in the
-   * header, so a replay sizes them as the live run did).
    */
   public static LiveRecording start(
       Path path,

@@ -35,7 +35,7 @@ public final class KeepsUp {
    * @param seconds the span measured
    * @param busiestVertex the operator with the busiest subtask
    * @param busiest that subtask's busy fraction
-   * @param throughput the sources' output over the demand
+   * @param throughput what the sources read (emitted, where reads are not counted) over the demand
    * @param backlogGrowth records/s the sources' backlog grew by (negative: drained)
    */
   public record Verdict(
@@ -94,7 +94,13 @@ public final class KeepsUp {
       VertexSample x = a.sample().vertex(y.vertexId()).orElseThrow();
       if (sources.contains(y.vertexId())) {
         for (int i = 0; i < y.subtasks().size(); i++) {
-          emitted += delta(x.subtasks().get(i), y.subtasks().get(i), Counter.RECORDS_OUT);
+          // What the source took in: records read where its operator counts them (its chain may
+          // emit more, or nothing), else records emitted.
+          double read = delta(x.subtasks().get(i), y.subtasks().get(i), Counter.RECORDS_IN);
+          emitted +=
+              read > 0
+                  ? read
+                  : delta(x.subtasks().get(i), y.subtasks().get(i), Counter.RECORDS_OUT);
         }
         backlog += y.pendingRecords().orElse(0) - x.pendingRecords().orElse(0);
       }

@@ -81,9 +81,18 @@ public final class ScenarioRun {
       FlinkRestClient rest = new FlinkRestClient(cluster.restUrl(), Duration.ofSeconds(10));
       JobSampler sampler = new JobSampler(rest, jobId, clock);
       JobTopology topology = awaitRunning(sampler);
+      // What a user tells ds2 of a generator's splits; Kafka's metrics name its partitions.
+      Map<String, Integer> splits = kafka == null ? scenario.job().sourceSplits() : Map.of();
       try (LiveRecording recording =
           LiveRecording.start(
-              file, rest, sampler, topology, SAMPLE, recordedOptions(controller, feed), clock)) {
+              file,
+              rest,
+              sampler,
+              topology,
+              SAMPLE,
+              recordedOptions(controller, feed),
+              splits,
+              clock)) {
         BenchRescaler rescaler =
             new BenchRescaler(
                 new RestRescaler(rest, jobId, Duration.ofMillis(250)), recording.writer(), clock);
@@ -100,15 +109,7 @@ public final class ScenarioRun {
                 () ->
                     controller.run(
                         new BenchController.Context(
-                            rest,
-                            jobId,
-                            clock,
-                            recording.writer(),
-                            rescaler,
-                            timer,
-                            // what a user tells ds2 of a generator's splits; Kafka's metrics
-                            // name its partitions
-                            kafka == null ? scenario.job().sourceSplits() : Map.of())),
+                            rest, jobId, clock, recording.writer(), rescaler, timer, splits)),
                 failed);
         try {
           for (int i = 1; i < scenario.phases().size(); i++) {

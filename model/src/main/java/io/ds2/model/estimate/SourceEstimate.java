@@ -70,12 +70,20 @@ final class SourceEstimate {
           new Reason(
               ReasonCode.SOURCE_NOT_SCALED,
               unusable.get() + "; keeping its parallelism; demand " + Ds2Model.rate(demand)));
-      return estimate(v, obs, d, trueRate, OptionalDouble.empty(), obs.parallelism(), reasons);
+      return estimate(
+          v,
+          obs,
+          d,
+          trueRate,
+          OptionalDouble.empty(),
+          obs.parallelism(),
+          reasons,
+          Optional.empty());
     }
     if (obs.recordsIn() <= 0) { // nothing read, nothing arriving
       reasons.add(new Reason(ReasonCode.NO_DEMAND, "no input expected"));
       int p = ParallelismBounds.apply(v, 0, options, reasons);
-      return estimate(v, obs, d, trueRate, OptionalDouble.of(0), p, reasons);
+      return estimate(v, obs, d, trueRate, OptionalDouble.of(0), p, reasons, Optional.empty());
     }
     double input = demand; // records the source must read
     double capacity = trueRate.getAsDouble() * options.targetUtilization();
@@ -334,17 +342,6 @@ final class SourceEstimate {
   static String chain(Vertex v) {
     List<String> ops = v.operators();
     return ops.size() == 1 ? v.name() : "the chain " + String.join(" -> ", ops);
-  }
-
-  private static VertexEstimate estimate(
-      Vertex v,
-      VertexObservation obs,
-      SourceDemand d,
-      OptionalDouble trueRate,
-      OptionalDouble required,
-      int recommended,
-      List<Reason> reasons) {
-    return estimate(v, obs, d, trueRate, required, recommended, reasons, Optional.empty());
   }
 
   private static VertexEstimate estimate(
