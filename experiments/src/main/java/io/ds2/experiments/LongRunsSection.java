@@ -30,8 +30,8 @@ final class LongRunsSection {
   private static final String FINDINGS =
       """
       What these runs show (one run each, all before issue 29: jobs with chaining disabled and
-      sources at a fixed parallelism; ds2's fanin-long row on the code of 15f287f's parent
-      series, the other rows on the code of 276a724, which has the fix below):
+      sources at a fixed parallelism; ds2's fanin-long row on the code of 2026-12-02, the other
+      rows on the code of 276a724, which has the fix below):
       - **The Flink autoscaler at its defaults acts once, at 20 min**: its log says "Stabilizing
         until" for 5 min, then "Metric window not full until" for 15 min, and at 20:07 it
         rescales 1 -> 6/8/4 (twice the oracle 3/4/2: target utilization 0.7, plus draining the
