@@ -133,14 +133,14 @@ final class SourceEstimate {
               String.format(
                   Locale.ROOT,
                   "needs %s; %s reads %s, and a subtask without a split reads nothing: capped at"
-                      + " %d, where subtask %d (%d splits) needs %.2f instances; more partitions"
-                      + " would let it scale further",
+                      + " %d, where a subtask reading %d split%s needs %.2f instances; more"
+                      + " partitions would let it scale further",
                   ds2 > n ? String.valueOf(ds2) : "more than any split count allows",
                   chain(v),
                   what,
                   n,
-                  chosen.busiestSubtask(),
                   chosen.busiestSplits(),
+                  chosen.busiestSplits() == 1 ? "" : "s",
                   chosen.busiestLoad() / capacity)));
     } else if (chosen.parallelism() > ds2) {
       reasons.add(
@@ -148,17 +148,15 @@ final class SourceEstimate {
               ReasonCode.UNEVEN_SPLITS,
               String.format(
                   Locale.ROOT,
-                  "%s reads %s%s: at DS2's %d, subtask %d reads %d splits and would need %.2f"
-                      + " instances; at %d the busiest, subtask %d, reads %d (%.1f %% of the input)",
+                  "%s reads %s%s: at DS2's %d, a subtask reads %d splits and would need %.2f"
+                      + " instances; at %d the busiest reads %d (%.1f %% of the input)",
                   chain(v),
                   what,
                   load.assumedEven() ? ", assumed alike" : ", measured at p=" + at(load),
                   ds2,
-                  atDs2.busiestSubtask(),
                   atDs2.busiestSplits(),
                   atDs2.busiestLoad() / capacity,
                   chosen.parallelism(),
-                  chosen.busiestSubtask(),
                   chosen.busiestSplits(),
                   100 * chosen.busiestLoad() / input)));
     }

@@ -13,7 +13,8 @@ import java.util.List;
  * @param parallelism the smallest parallelism from the bound up, and never above the split count,
  *     at which the busiest subtask keeps up (the split count if none does)
  * @param feasible whether the busiest subtask keeps up at {@code parallelism}
- * @param busiestSubtask the busiest subtask at {@code parallelism}
+ * @param busiestSubtask the busiest subtask at {@code parallelism} (0 where splits come back from
+ *     state and which subtask reads which is not known beforehand)
  * @param busiestSplits how many splits it reads
  * @param busiestShare its predicted share of the source's input
  * @param observedAt the parallelisms the spread over splits was measured at, newest first
