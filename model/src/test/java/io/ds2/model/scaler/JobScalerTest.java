@@ -150,4 +150,35 @@ class JobScalerTest {
     assertEquals(Mode.ADVISOR, scaler.mode());
     assertInstanceOf(ScalerAction.Sample.class, s.next());
   }
+
+  @Test
+  void aSplitCountForAVertexTheJobDoesNotHaveIsReportedOnceAndIgnored() {
+    JobScaler given =
+        new JobScaler(
+            new ScalingPolicy(OPTIONS, clock),
+            DemandScenario.measured().withSourceSplits(Map.of("Source: Files", 8, "Source", 4)),
+            Mode.ACT,
+            Duration.ofMillis(250));
+    given.start(now);
+    List<ScalerEvent> events = new java.util.ArrayList<>();
+    Step s = given.step(new ScalerInput.Sampled(GRAPH, sample("RUNNING")), now);
+    while (s.next() instanceof ScalerAction.Sample next) {
+      events.addAll(s.events());
+      now = next.at();
+      s = given.step(new ScalerInput.Sampled(GRAPH, sample("RUNNING")), now);
+    }
+    events.addAll(s.events());
+    List<ScalerEvent.Problem> problems =
+        events.stream()
+            .filter(ScalerEvent.Problem.class::isInstance)
+            .map(ScalerEvent.Problem.class::cast)
+            .toList();
+    assertEquals(1, problems.size(), events.toString());
+    assertEquals(ScalerEvent.Problem.Kind.SETTING_IGNORED, problems.get(0).kind());
+    assertEquals(
+        "source-splits names 'Source: Files', which is not a source vertex of the job (sources:"
+            + " 'Source'); ignored",
+        problems.get(0).text());
+    assertInstanceOf(ScalerEvent.Decided.class, events.get(events.size() - 1), "and it decides");
+  }
 }
