@@ -168,7 +168,7 @@ public final class WhatIfHtml {
           .append("<td class=n>")
           .append(rate(r.trueRatePerInstance()))
           .append("<td class=n>")
-          .append(r.source() ? "-" : rate(r.targetInputRate()))
+          .append(rate(r.targetInputRate()))
           .append("</tr>\n");
     }
     return sb.append("</table>\n<p>Slots (one slot-sharing group): ")

@@ -85,7 +85,7 @@ public final class WhatIfText implements WhatIf.Listener {
               String.valueOf(r.peak()),
               r.peakAt().toString(),
               rate(r.trueRatePerInstance()),
-              r.source() ? "-" : rate(r.targetInputRate())
+              rate(r.targetInputRate())
             });
       }
       out.print(TextTable.render(rows));
