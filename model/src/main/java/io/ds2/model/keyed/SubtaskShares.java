@@ -78,8 +78,8 @@ public final class SubtaskShares {
   }
 
   /** For a source's splits, the subtask that read each; empty for key groups. */
-  public java.util.Optional<int[]> owners() {
-    return java.util.Optional.ofNullable(owners);
+  public Optional<int[]> owners() {
+    return Optional.ofNullable(owners);
   }
 
   public SubtaskShares(int maxParallelism, double[] shares, double costPerRecord) {

@@ -1,15 +1,21 @@
 package io.ds2.model.split;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Which splits each subtask of a source vertex reads, as its reader's per-split metrics show
- * (KafkaSource registers {@code KafkaSourceReader.topic.<t>.partition.<n>.*} for every partition it
- * owns). A subtask with no split reads nothing, whatever the load.
+ * The splits each subtask of a source vertex names in its reader's per-split metrics (KafkaSource
+ * registers {@code KafkaSourceReader.topic.<t>.partition.<n>.*} for every partition it owns), which
+ * may include names a subtask index had before a rescale ({@link #resolve} tells which it reads). A
+ * subtask with no split reads nothing, whatever the load.
  *
- * @param bySubtask per subtask (index = subtask), its splits in order
+ * @param bySubtask per subtask (index = subtask), the splits named, in order
  */
 public record SplitOwnership(List<List<Split>> bySubtask) {
   public SplitOwnership {
@@ -65,12 +71,12 @@ public record SplitOwnership(List<List<Split>> bySubtask) {
    * @param reading per subtask, whether it read records (over the window)
    * @return the owner of each split, or empty where the names leave a split's owner open
    */
-  public java.util.Optional<int[]> resolve(boolean[] reading) {
+  public Optional<int[]> resolve(boolean[] reading) {
     List<Split> all = splits();
     int p = bySubtask.size();
-    List<java.util.Set<Split>> left = new ArrayList<>();
-    bySubtask.forEach(l -> left.add(new java.util.HashSet<>(l)));
-    java.util.Map<Split, Integer> owner = new java.util.HashMap<>();
+    List<Set<Split>> left = new ArrayList<>();
+    bySubtask.forEach(l -> left.add(new HashSet<>(l)));
+    Map<Split, Integer> owner = new HashMap<>();
     boolean changed = true;
     while (changed) {
       changed = false;
@@ -100,7 +106,7 @@ public record SplitOwnership(List<List<Split>> bySubtask) {
           }
         }
       }
-      for (java.util.Map.Entry<Split, Integer> e : owner.entrySet()) {
+      for (Map.Entry<Split, Integer> e : owner.entrySet()) {
         for (int i = 0; i < p; i++) {
           if (i != e.getValue() && left.get(i).remove(e.getKey())) {
             changed = true;
@@ -109,12 +115,12 @@ public record SplitOwnership(List<List<Split>> bySubtask) {
       }
     }
     if (owner.size() != all.size()) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     int[] owners = new int[all.size()];
     for (int s = 0; s < owners.length; s++) {
       owners[s] = owner.get(all.get(s));
     }
-    return java.util.Optional.of(owners);
+    return Optional.of(owners);
   }
 }
