@@ -19,6 +19,7 @@ import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
+import okio.BufferedSource;
 
 /**
  * A small, strict-about-failure HTTP client for Flink's REST API. Every call is bounded by the
@@ -26,6 +27,22 @@ import okhttp3.ResponseBody;
  * becomes one {@link FlinkRestException} naming the URL.
  */
 public final class FlinkRestClient {
+  /**
+   * Whether failure messages quote what the endpoint answered: the CLI's user reads them about
+   * their own endpoint; the operator's messages become Kubernetes events that whoever can read the
+   * namespace sees, so there they say what was wrong and never what came back.
+   */
+  public enum ResponseText {
+    QUOTED,
+    WITHHELD
+  }
+
+  /**
+   * The largest answer read. A job's details grow by ~1 KiB a vertex, so a real answer stays far
+   * below; anything larger is not Flink, and one process polls many jobs.
+   */
+  public static final long MAX_RESPONSE_BYTES = 16L << 20;
+
   private static final MediaType JSON = MediaType.get("application/json");
   private static final int EXCERPT_CHARS = 200;
   private static final int RETRIES_ON_503 = 5;
@@ -38,16 +55,23 @@ public final class FlinkRestClient {
   private final OkHttpClient http;
   private final Duration timeout;
   private final ObjectMapper mapper;
+  private final ResponseText responseText;
 
   public FlinkRestClient(URI baseUrl, Duration timeout) {
     this(baseUrl, timeout, RestAccess.none());
+  }
+
+  public FlinkRestClient(URI baseUrl, Duration timeout, RestAccess access) {
+    this(baseUrl, timeout, access, ResponseText.QUOTED);
   }
 
   /**
    * @throws IllegalArgumentException if the URL is not http(s), carries credentials, or a file
    *     named by {@code access} cannot be used (the message names it)
    */
-  public FlinkRestClient(URI baseUrl, Duration timeout, RestAccess access) {
+  public FlinkRestClient(
+      URI baseUrl, Duration timeout, RestAccess access, ResponseText responseText) {
+    this.responseText = responseText;
     HttpUrl parsed = HttpUrl.parse(baseUrl.toString());
     if (parsed == null) {
       throw new IllegalArgumentException("not an http(s) URL: " + baseUrl);
@@ -129,8 +153,7 @@ public final class FlinkRestClient {
   private String call(Request request) {
     for (int attempt = 0; ; attempt++) {
       try (Response response = http.newCall(request).execute()) {
-        ResponseBody body = response.body();
-        String text = body == null ? "" : body.string();
+        String text = read(request, response.body());
         if (response.code() == 503 && attempt < RETRIES_ON_503) {
           pause();
           continue;
@@ -166,6 +189,24 @@ public final class FlinkRestClient {
     }
   }
 
+  private String read(Request request, ResponseBody body) throws IOException {
+    if (body == null) {
+      return "";
+    }
+    BufferedSource source = body.source();
+    if (body.contentLength() > MAX_RESPONSE_BYTES || source.request(MAX_RESPONSE_BYTES + 1)) {
+      throw new FlinkRestException(
+          Kind.MALFORMED_RESPONSE,
+          request.method()
+              + " "
+              + request.url()
+              + " answered more than "
+              + (MAX_RESPONSE_BYTES >> 20)
+              + " MiB; not reading it (no Flink answer is that large)");
+    }
+    return source.readUtf8();
+  }
+
   private <T> T parse(HttpUrl url, String method, String body, JavaType type) {
     try {
       T value = mapper.readValue(body, type);
@@ -197,7 +238,11 @@ public final class FlinkRestClient {
     }
   }
 
-  static String excerpt(String body) {
+  private String excerpt(String body) {
+    return responseText == ResponseText.QUOTED ? quoted(body) : "";
+  }
+
+  static String quoted(String body) {
     String flat = oneLine(body).strip();
     if (flat.isEmpty()) {
       return "";

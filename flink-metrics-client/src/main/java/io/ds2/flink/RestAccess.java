@@ -21,7 +21,7 @@ import okhttp3.tls.HeldCertificate;
  * holds a secret, so neither {@code toString}, logs nor error messages can show one.
  */
 public record RestAccess(
-    Optional<Path> trustedCertificates,
+    Optional<Pem> trustedCertificates,
     Optional<ClientCertificate> clientCertificate,
     Optional<Credentials> credentials) {
   // A PEM block: what okhttp-tls decodes one at a time.
@@ -35,7 +35,58 @@ public record RestAccess(
   }
 
   /** A client certificate (PEM, optionally followed by its chain) and its PKCS#8 PEM key. */
-  public record ClientCertificate(Path certificate, Path key) {}
+  public record ClientCertificate(Pem certificate, Pem key) {}
+
+  /** PEM text: certificates or a key. */
+  public sealed interface Pem {
+    /** The text; reads it now. */
+    String text() throws IOException;
+
+    /** Where it is kept, for messages (never the text). */
+    String where();
+  }
+
+  /** PEM text in a file. */
+  public record PemFile(Path file) implements Pem {
+    @Override
+    public String text() throws IOException {
+      return Files.readString(file, StandardCharsets.US_ASCII);
+    }
+
+    @Override
+    public String where() {
+      return file.toString();
+    }
+  }
+
+  /**
+   * PEM text given in memory (a Kubernetes Secret's key). Not a record: its text (a private key)
+   * must not show in {@code toString}.
+   */
+  public static final class PemText implements Pem {
+    private final String where;
+    private final String text;
+
+    public PemText(String where, String text) {
+      this.where = where;
+      this.text = text;
+    }
+
+    @Override
+    public String text() {
+      return text;
+    }
+
+    @Override
+    public String where() {
+      return where;
+    }
+
+    @Override
+    public String toString() {
+      return "PemText[" + where + "]";
+    }
+  }
 
   /** What goes into the {@code Authorization} header. */
   public sealed interface Credentials {
@@ -96,6 +147,38 @@ public record RestAccess(
     }
   }
 
+  /**
+   * A secret given in memory (a Kubernetes Secret's key, read by the caller). Not a record: its
+   * value must not show in {@code toString}.
+   */
+  public static final class GivenSecret implements Secret {
+    private final String where;
+    private final String value;
+
+    public GivenSecret(String where, String value) {
+      this.where = where;
+      this.value = value;
+    }
+
+    @Override
+    public String value() throws IOException {
+      if (value == null || value.isBlank()) {
+        throw new IOException(where + " is empty");
+      }
+      return value.strip();
+    }
+
+    @Override
+    public String where() {
+      return where;
+    }
+
+    @Override
+    public String toString() {
+      return "GivenSecret[" + where + "]";
+    }
+  }
+
   /** An environment variable holding the secret. */
   public record EnvSecret(String variable) implements Secret {
     @Override
@@ -131,7 +214,7 @@ public record RestAccess(
     if (trustedCertificates.isPresent() || clientCertificate.isPresent()) {
       HandshakeCertificates.Builder tls = new HandshakeCertificates.Builder();
       if (trustedCertificates.isPresent()) {
-        Path file = trustedCertificates.get();
+        Pem file = trustedCertificates.get();
         List<String> pems = certificates(file);
         for (String pem : pems) {
           tls.addTrustedCertificate(decode(file, pem));
@@ -156,21 +239,21 @@ public record RestAccess(
     return http;
   }
 
-  private static List<String> certificates(Path file) {
+  private static List<String> certificates(Pem file) {
     String text = read(file);
     List<String> pems = PEM_CERTIFICATE.matcher(text).results().map(m -> m.group()).toList();
     if (pems.isEmpty()) {
       throw new IllegalArgumentException(
-          file + ": no PEM certificate (-----BEGIN CERTIFICATE-----)");
+          file.where() + ": no PEM certificate (-----BEGIN CERTIFICATE-----)");
     }
     return pems;
   }
 
-  private static java.security.cert.X509Certificate decode(Path file, String pem) {
+  private static java.security.cert.X509Certificate decode(Pem file, String pem) {
     try {
       return Certificates.decodeCertificatePem(pem);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(file + ": not a valid PEM certificate", e);
+      throw new IllegalArgumentException(file.where() + ": not a valid PEM certificate", e);
     }
   }
 
@@ -180,7 +263,7 @@ public record RestAccess(
     Matcher pkcs8 = PEM_PKCS8_KEY.matcher(key);
     if (!pkcs8.find()) {
       throw new IllegalArgumentException(
-          c.key()
+          c.key().where()
               + ": no PKCS#8 PEM key (-----BEGIN PRIVATE KEY-----); convert one with"
               + " openssl pkcs8 -topk8 -nocrypt");
     }
@@ -189,7 +272,8 @@ public record RestAccess(
       held = HeldCertificate.decode(chain.get(0) + "\n" + pkcs8.group());
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
-          c.certificate() + " and " + c.key() + ": not a certificate and its key", e);
+          c.certificate().where() + " and " + c.key().where() + ": not a certificate and its key",
+          e);
     }
     java.security.cert.X509Certificate[] intermediates =
         chain.subList(1, chain.size()).stream()
@@ -198,12 +282,12 @@ public record RestAccess(
     tls.heldCertificate(held, intermediates);
   }
 
-  private static String read(Path file) {
+  private static String read(Pem pem) {
     try {
-      return Files.readString(file, StandardCharsets.US_ASCII);
+      return pem.text();
     } catch (IOException e) {
       throw new IllegalArgumentException(
-          "cannot read " + file + ": " + e.getClass().getSimpleName(), e);
+          "cannot read " + pem.where() + ": " + e.getClass().getSimpleName(), e);
     }
   }
 }

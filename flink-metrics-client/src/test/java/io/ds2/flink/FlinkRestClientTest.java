@@ -60,6 +60,37 @@ class FlinkRestClientTest {
   }
 
   @Test
+  void withheldResponsesSayWhatWasWrongButNotWhatCameBack() {
+    client =
+        new FlinkRestClient(
+            server.url("/").uri(),
+            Duration.ofSeconds(2),
+            RestAccess.none(),
+            FlinkRestClient.ResponseText.WITHHELD);
+    server.enqueue(new MockResponse().setResponseCode(403).setBody("internal-admin-secret"));
+    assertEquals(
+        "GET " + server.url("/jobs/overview") + " returned HTTP 403",
+        fails(Kind.HTTP_STATUS).getMessage());
+    server.enqueue(new MockResponse().setBody("<html>internal-admin-secret</html>"));
+    String m = fails(Kind.MALFORMED_RESPONSE).getMessage();
+    assertTrue(!m.contains("internal-admin-secret"), m);
+  }
+
+  @Test
+  void anAnswerAboveTheCapIsNotReadWhetherItsLengthIsDeclaredOrNot() {
+    okio.Buffer big = new okio.Buffer();
+    byte[] mib = new byte[1 << 20];
+    java.util.Arrays.fill(mib, (byte) ' ');
+    for (long i = 0; i <= FlinkRestClient.MAX_RESPONSE_BYTES >> 20; i++) {
+      big.write(mib);
+    }
+    server.enqueue(new MockResponse().setBody(big.clone()));
+    assertTrue(fails(Kind.MALFORMED_RESPONSE).getMessage().contains("answered more than 16 MiB"));
+    server.enqueue(new MockResponse().setChunkedBody(big, 1 << 20));
+    assertTrue(fails(Kind.MALFORMED_RESPONSE).getMessage().contains("answered more than 16 MiB"));
+  }
+
+  @Test
   void nonJsonIsMalformed() {
     server.enqueue(new MockResponse().setBody("<html>proxy login</html>"));
     FlinkRestException e = fails(Kind.MALFORMED_RESPONSE);

@@ -11,6 +11,7 @@ import io.ds2.flink.RestAccess.Bearer;
 import io.ds2.flink.RestAccess.ClientCertificate;
 import io.ds2.flink.RestAccess.EnvSecret;
 import io.ds2.flink.RestAccess.FileSecret;
+import io.ds2.flink.RestAccess.PemFile;
 import io.ds2.flink.dto.JobsOverview;
 import java.net.InetAddress;
 import java.net.URI;
@@ -84,7 +85,7 @@ class RestAccessTest {
         client(
             url(),
             new RestAccess(
-                Optional.of(caFile),
+                Optional.of(new PemFile(caFile)),
                 Optional.empty(),
                 Optional.of(new Bearer(new FileSecret(token)))));
     client.get("/jobs/overview", JobsOverview.class);
@@ -117,8 +118,8 @@ class RestAccessTest {
     client(
             url,
             new RestAccess(
-                Optional.of(caFile),
-                Optional.of(new ClientCertificate(cert, key)),
+                Optional.of(new PemFile(caFile)),
+                Optional.of(new ClientCertificate(new PemFile(cert), new PemFile(key))),
                 Optional.empty()))
         .get("/jobs/overview", JobsOverview.class);
     assertEquals(
@@ -126,7 +127,9 @@ class RestAccessTest {
         server.takeRequest().getHandshake().peerPrincipal().getName(),
         "the server saw our certificate");
     FlinkRestClient anonymous =
-        client(url, new RestAccess(Optional.of(caFile), Optional.empty(), Optional.empty()));
+        client(
+            url,
+            new RestAccess(Optional.of(new PemFile(caFile)), Optional.empty(), Optional.empty()));
     assertEquals(
         Kind.UNREACHABLE,
         assertThrows(
@@ -141,7 +144,7 @@ class RestAccessTest {
     server.enqueue(new MockResponse().setResponseCode(401).setBody("unauthorized"));
     RestAccess access =
         new RestAccess(
-            Optional.of(caFile),
+            Optional.of(new PemFile(caFile)),
             Optional.empty(),
             Optional.of(new Basic(new FileSecret(userPass))));
     FlinkRestClient client = client(url(), access);
@@ -165,7 +168,7 @@ class RestAccessTest {
         client(
             url(),
             new RestAccess(
-                Optional.of(caFile),
+                Optional.of(new PemFile(caFile)),
                 Optional.empty(),
                 Optional.of(new Bearer(new FileSecret(dir.resolve("nope"))))));
     FlinkRestException e =
@@ -177,7 +180,7 @@ class RestAccessTest {
         client(
             server.url("/").uri(),
             new RestAccess(
-                Optional.of(caFile),
+                Optional.of(new PemFile(caFile)),
                 Optional.empty(),
                 Optional.of(new Bearer(new EnvSecret("DS2_TEST_VARIABLE_THAT_IS_NOT_SET")))));
     assertTrue(
@@ -198,7 +201,8 @@ class RestAccessTest {
             () ->
                 client(
                     URI.create("https://127.0.0.1:1/"),
-                    new RestAccess(Optional.of(notPem), Optional.empty(), Optional.empty())));
+                    new RestAccess(
+                        Optional.of(new PemFile(notPem)), Optional.empty(), Optional.empty())));
     assertEquals(notPem + ": no PEM certificate (-----BEGIN CERTIFICATE-----)", e.getMessage());
     Path cert = write("client.pem", clientCert.certificatePem());
     Path rsaKey =
@@ -212,7 +216,8 @@ class RestAccessTest {
                         URI.create("https://127.0.0.1:1/"),
                         new RestAccess(
                             Optional.empty(),
-                            Optional.of(new ClientCertificate(cert, rsaKey)),
+                            Optional.of(
+                                new ClientCertificate(new PemFile(cert), new PemFile(rsaKey))),
                             Optional.empty())))
             .getMessage()
             .contains("openssl pkcs8 -topk8 -nocrypt"));
