@@ -35,4 +35,11 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 - apiGroups: [""]
   resources: ["events"]
   verbs: ["create", "patch"]
+{{- with .Values.flinkAccess.credentialsSecret }}
+# The Flink credentials of each namespace: that one Secret, by name, read only.
+- apiGroups: [""]
+  resources: ["secrets"]
+  resourceNames: [{{ . | quote }}]
+  verbs: ["get"]
+{{- end }}
 {{- end -}}

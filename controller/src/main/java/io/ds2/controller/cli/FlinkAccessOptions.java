@@ -7,6 +7,7 @@ import io.ds2.flink.RestAccess.ClientCertificate;
 import io.ds2.flink.RestAccess.Credentials;
 import io.ds2.flink.RestAccess.EnvSecret;
 import io.ds2.flink.RestAccess.FileSecret;
+import io.ds2.flink.RestAccess.PemFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -94,13 +95,13 @@ final class FlinkAccessOptions {
     }
     RestAccess access =
         new RestAccess(
-            Optional.ofNullable(ca).map(f -> readable("--flink-ca", f)),
+            Optional.ofNullable(ca).map(f -> new PemFile(readable("--flink-ca", f))),
             clientCert == null
                 ? Optional.empty()
                 : Optional.of(
                     new ClientCertificate(
-                        readable("--flink-client-cert", clientCert),
-                        readable("--flink-client-key", clientKey))),
+                        new PemFile(readable("--flink-client-cert", clientCert)),
+                        new PemFile(readable("--flink-client-key", clientKey)))),
             credentials.stream().findFirst());
     try {
       access.check();

@@ -2,6 +2,7 @@ package io.ds2.controller.cli;
 
 import io.ds2.controller.k8s.Ds2Operator;
 import io.ds2.controller.k8s.EventRecorder;
+import io.ds2.controller.k8s.FlinkEndpoints;
 import io.ds2.controller.k8s.HealthServer;
 import io.ds2.controller.k8s.LeaderElectedOperator;
 import io.ds2.controller.k8s.OperatorMetrics;
@@ -11,6 +12,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Reader;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -19,6 +21,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -109,10 +112,31 @@ final class OperatorCommand implements Callable<Integer>, ScalingFlags.Taker {
               + ".")
   int loopThreads = Ds2Operator.DEFAULT_THREADS;
 
+  @Option(
+      names = "--lease-name",
+      paramLabel = "NAME",
+      description = "Name of the leader-election Lease. Default: ds2-leader.")
+  String leaseName = "ds2-leader";
+
+  @Option(
+      names = "--allowed-flink-url",
+      paramLabel = "PREFIX",
+      description =
+          "A Flink REST URL prefix (scheme://host[:port][/path]) that ds2.io/flink-rest-url may"
+              + " name besides the job's own REST Service. Repeatable. Default: none.")
+  List<URI> allowedFlinkUrls = new ArrayList<>();
+
+  @Option(
+      names = "--flink-credentials-secret",
+      paramLabel = "NAME",
+      description =
+          "Read each job's Flink REST credentials from the Secret NAME in the job's own namespace"
+              + " (keys token, or username and password; tls.crt and tls.key; ca.crt); sent only"
+              + " over https. Default: no credentials.")
+  String credentialsSecret;
+
   @Option(names = "--verbose", description = "Print stack traces of errors.")
   boolean verbose;
-
-  @picocli.CommandLine.Mixin FlinkAccessOptions flinkAccess = new FlinkAccessOptions();
 
   @Override
   public Integer call() throws Exception {
@@ -122,7 +146,15 @@ final class OperatorCommand implements Callable<Integer>, ScalingFlags.Taker {
       throw new UsageException("--loop-threads must be between 1 and 256, was " + loopThreads);
     }
     Ds2Options defaults = ScalingFlags.read(spec, fileDefaults());
-    io.ds2.flink.RestAccess access = flinkAccess.access();
+    FlinkEndpoints endpoints;
+    try {
+      endpoints = new FlinkEndpoints(allowedFlinkUrls, Optional.ofNullable(credentialsSecret));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--allowed-flink-url: " + e.getMessage());
+    }
+    if (credentialsSecret != null && credentialsSecret.isBlank()) {
+      throw new UsageException("--flink-credentials-secret: a Secret's name, not blank");
+    }
     if (recordDir != null && !(Files.isDirectory(recordDir) && Files.isWritable(recordDir))) {
       throw new UsageException("--record-dir: " + recordDir + " is not a writable directory");
     }
@@ -137,13 +169,13 @@ final class OperatorCommand implements Callable<Integer>, ScalingFlags.Taker {
               () -> {
                 Ds2Operator o =
                     new Ds2Operator(client, namespaces, defaults, events, metrics)
-                        .withRestAccess(access)
+                        .withEndpoints(endpoints)
                         .withThreads(loopThreads);
                 return recordDir == null ? o : o.recordingTo(recordDir);
               },
               new LeaderElectedOperator.Lease(
                   leaseNamespace,
-                  "ds2-leader",
+                  leaseName,
                   identity,
                   Duration.ofSeconds(15),
                   Duration.ofSeconds(10),

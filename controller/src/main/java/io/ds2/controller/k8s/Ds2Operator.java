@@ -1,7 +1,6 @@
 package io.ds2.controller.k8s;
 
 import io.ds2.controller.k8s.EventRecorder.Reason;
-import io.ds2.flink.RestAccess;
 import io.ds2.model.options.Ds2Options;
 import io.ds2.model.scaler.Mode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -43,7 +42,7 @@ public final class Ds2Operator implements AutoCloseable {
   private final Map<String, ManagedJob> jobs = new ConcurrentHashMap<>();
   private final List<SharedIndexInformer<GenericKubernetesResource>> informers = new ArrayList<>();
   private Optional<Path> recordDir = Optional.empty();
-  private RestAccess restAccess = RestAccess.none();
+  private FlinkEndpoints endpoints = FlinkEndpoints.ownServicesOnly();
   private int threads = DEFAULT_THREADS;
   private Clock clock = Clock.systemUTC();
   private JobEnds ends;
@@ -68,10 +67,11 @@ public final class Ds2Operator implements AutoCloseable {
   }
 
   /**
-   * TLS and credentials for every managed job's Flink REST endpoint. Call before {@link #start}.
+   * Which Flink REST URLs jobs may name besides their own REST Service, and the Secret each
+   * namespace keeps its endpoints' credentials in. Call before {@link #start}.
    */
-  public Ds2Operator withRestAccess(RestAccess access) {
-    this.restAccess = access;
+  public Ds2Operator withEndpoints(FlinkEndpoints endpoints) {
+    this.endpoints = endpoints;
     return this;
   }
 
@@ -110,7 +110,11 @@ public final class Ds2Operator implements AutoCloseable {
     startedAt = clock.instant();
     scheduler = new ScheduledThreadPoolExecutor(threads, daemonThreads());
     scheduler.setRemoveOnCancelPolicy(true); // a stopped job leaves nothing in the queue
-    JobEnds jobEnds = ends != null ? ends : new RestEnds(restAccess, recordDir, clock);
+    JobEnds jobEnds =
+        ends != null
+            ? ends
+            : new RestEnds(
+                new NamespaceCredentials(client, endpoints.credentialsSecret()), recordDir, clock);
     shared = new ManagedJob.Shared(scheduler, events, metrics, jobEnds, clock);
     for (ResourceDefinitionContext kind : List.of(FlinkKinds.DEPLOYMENT, FlinkKinds.SESSION_JOB)) {
       if (namespaces.isEmpty()) {
@@ -196,7 +200,7 @@ public final class Ds2Operator implements AutoCloseable {
     }
     Optional<JobSettings> settings;
     try {
-      settings = JobSettings.of(r, defaults);
+      settings = JobSettings.of(r, defaults, endpoints);
     } catch (JobSettings.Invalid e) {
       events.warning(
           r, Reason.InvalidAnnotation, e.getMessage() + "; ds2 leaves this job untouched");

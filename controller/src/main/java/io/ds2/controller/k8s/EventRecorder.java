@@ -41,6 +41,8 @@ public final class EventRecorder {
     MetricsNotReady,
     ConflictingAutoscaler,
     InvalidAnnotation,
+    /** The namespace's Flink credentials cannot be used for the job's URL (see the message). */
+    FlinkAccessRefused,
     OverridesReverted
   }
 

@@ -5,11 +5,20 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 /** {@code /healthz}, {@code /readyz} and {@code /metrics} on the management port. */
 public final class HealthServer implements AutoCloseable {
+  /** Probes and scrapes are few; a bounded pool keeps a slow client from holding the others up. */
+  private static final int THREADS = 2;
+
+  private static final int QUEUED = 16;
   private final HttpServer server;
+  private final ThreadPoolExecutor pool;
 
   public HealthServer(
       String bindAddress,
@@ -33,6 +42,22 @@ public final class HealthServer implements AutoCloseable {
             out.write(body);
           }
         });
+    AtomicInteger n = new AtomicInteger();
+    pool =
+        new ThreadPoolExecutor(
+            THREADS,
+            THREADS,
+            0,
+            TimeUnit.MILLISECONDS,
+            new ArrayBlockingQueue<>(QUEUED),
+            r -> {
+              Thread t = new Thread(r, "ds2-management-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            },
+            // Beyond the queue a request is dropped (its connection closed), not queued forever.
+            new ThreadPoolExecutor.DiscardPolicy());
+    server.setExecutor(pool);
     server.start();
   }
 
@@ -52,5 +77,6 @@ public final class HealthServer implements AutoCloseable {
   @Override
   public void close() {
     server.stop(0);
+    pool.shutdownNow();
   }
 }

@@ -37,7 +37,8 @@ interface JobEnds {
    * @param resource where patches go
    * @throws NotRunning if the Flink operator says the job is not running
    * @throws io.ds2.flink.FlinkRestException if the job cannot be found; the loop tries again later
-   * @throws IllegalArgumentException if the REST client cannot be set up (a bad certificate file)
+   * @throws NamespaceCredentials.Refused if the namespace's credentials cannot be used for the URL
+   * @throws IllegalArgumentException if the REST client cannot be set up
    */
   Opened open(
       GenericKubernetesResource r,

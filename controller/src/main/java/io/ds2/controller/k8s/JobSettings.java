@@ -51,6 +51,16 @@ public record JobSettings(
    */
   public static Optional<JobSettings> of(GenericKubernetesResource r, Ds2Options defaults)
       throws Invalid {
+    return of(r, defaults, FlinkEndpoints.ownServicesOnly());
+  }
+
+  /**
+   * @param endpoints which REST URLs an annotation may name
+   * @return empty if the resource has not opted in
+   * @throws Invalid naming the first bad annotation
+   */
+  public static Optional<JobSettings> of(
+      GenericKubernetesResource r, Ds2Options defaults, FlinkEndpoints endpoints) throws Invalid {
     Map<String, String> a =
         r.getMetadata().getAnnotations() == null ? Map.of() : r.getMetadata().getAnnotations();
     String mode = a.get(AUTOSCALING);
@@ -82,7 +92,7 @@ public record JobSettings(
     } catch (InvalidOptionException e) {
       throw new Invalid("annotation " + PREFIX + e.option() + ": " + e.getMessage());
     }
-    return Optional.of(new JobSettings(m, options, restUrl(r, a), sourceSplits(a)));
+    return Optional.of(new JobSettings(m, options, restUrl(r, a, endpoints), sourceSplits(a)));
   }
 
   /** {@code VERTEX=N} entries separated by {@code ;}; a vertex name may hold {@code =} itself. */
@@ -116,24 +126,8 @@ public record JobSettings(
     return splits;
   }
 
-  private static URI restUrl(GenericKubernetesResource r, Map<String, String> a) throws Invalid {
-    String given = a.get(REST_URL);
-    if (given != null) {
-      try {
-        URI u = URI.create(given.trim());
-        if (u.getScheme() != null && u.getScheme().startsWith("http") && u.getHost() != null) {
-          return u;
-        }
-      } catch (IllegalArgumentException e) {
-        // reported below
-      }
-      throw new Invalid(
-          "annotation "
-              + REST_URL
-              + ": '"
-              + InvalidOptionException.printable(given)
-              + "' is not an http(s) URL");
-    }
+  private static URI restUrl(
+      GenericKubernetesResource r, Map<String, String> a, FlinkEndpoints endpoints) throws Invalid {
     String ns = r.getMetadata().getNamespace();
     // A session job runs on its session cluster's FlinkDeployment.
     String cluster =
@@ -141,6 +135,9 @@ public record JobSettings(
             ? FlinkKinds.string(r, "spec", "deploymentName")
                 .orElseThrow(() -> new Invalid("spec.deploymentName is missing"))
             : r.getMetadata().getName();
-    return URI.create("http://" + cluster + "-rest." + ns + ":8081");
+    String given = a.get(REST_URL);
+    return given == null
+        ? FlinkEndpoints.ownService(cluster, ns)
+        : endpoints.admit(given, cluster, ns);
   }
 }

@@ -138,15 +138,33 @@ final class ManagedJob {
         LOG.debug("{}/{} not running: {}", namespace, name, e.getMessage());
         tearDown();
         at = shared.clock().instant().plus(settings.options().sampleInterval());
+      } catch (NamespaceCredentials.Refused e) {
+        Duration wait = settings.options().window();
+        GenericKubernetesResource r = current.get();
+        if (r != null) {
+          shared
+              .events()
+              .warning(
+                  r,
+                  EventRecorder.Reason.FlinkAccessRefused,
+                  e.getMessage() + "; retrying in " + wait.toSeconds() + " s");
+        }
+        tearDown();
+        at = shared.clock().instant().plus(wait);
       } catch (FlinkRestException e) {
         at = startOverLater(e.getMessage());
       } catch (IllegalArgumentException e) {
         at = startOverLater("cannot set up the Flink REST client: " + e.getMessage());
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | Error e) {
+        // Whatever a tick throws (an Error of a library included), this job's loop goes on: a
+        // loop that ended here would leave the job unmanaged without a word.
         LOG.warn("loop of {}/{} failed; starting it over", namespace, name, e);
         at = startOverLater(null);
-      } finally {
+      }
+      try {
         annotations.flush();
+      } catch (RuntimeException e) {
+        LOG.warn("annotations of {}/{} not written", namespace, name, e);
       }
       schedule(at);
     }

@@ -2,6 +2,7 @@ package io.ds2.controller.k8s;
 
 import io.ds2.controller.recording.LiveRecording;
 import io.ds2.flink.FlinkRestClient;
+import io.ds2.flink.FlinkRestClient.ResponseText;
 import io.ds2.flink.FlinkRestException;
 import io.ds2.flink.JobLocator;
 import io.ds2.flink.JobSampler;
@@ -23,12 +24,12 @@ import java.util.function.Supplier;
  */
 final class RestEnds implements JobEnds {
   private static final Duration RESCALE_POLL = Duration.ofMillis(500);
-  private final RestAccess access;
+  private final NamespaceCredentials credentials;
   private final Optional<Path> recordDir;
   private final Clock clock;
 
-  RestEnds(RestAccess access, Optional<Path> recordDir, Clock clock) {
-    this.access = access;
+  RestEnds(NamespaceCredentials credentials, Optional<Path> recordDir, Clock clock) {
+    this.credentials = credentials;
     this.recordDir = recordDir;
     this.clock = clock;
   }
@@ -51,8 +52,12 @@ final class RestEnds implements JobEnds {
             why -> {
               throw new NotRunning(why);
             });
-    // Certificate files are read here: a bad one is reported, then tried again.
-    FlinkRestClient rest = new FlinkRestClient(settings.restUrl(), Duration.ofSeconds(10), access);
+    // The namespace's Secret is read here: a bad one is reported, then tried again. What Flink
+    // answers stays out of messages: they become events whoever reads the namespace sees.
+    RestAccess access = credentials.access(r.getMetadata().getNamespace(), settings.restUrl());
+    FlinkRestClient rest =
+        new FlinkRestClient(
+            settings.restUrl(), Duration.ofSeconds(10), access, ResponseText.WITHHELD);
     Optional<String> jobId = FlinkKinds.string(now, "status", "jobStatus", "jobId");
     String jid = new JobLocator(rest).locate(jobId).jid();
     JobSampler sampler = new JobSampler(rest, jid, clock);

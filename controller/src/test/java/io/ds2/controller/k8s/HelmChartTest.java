@@ -58,11 +58,21 @@ class HelmChartTest {
           rule.get(field)
               .forEach(v -> assertFalse(v.asText().contains("*"), field + " wildcard in " + rule));
         }
+        List<String> verbs = new ArrayList<>();
+        rule.get("verbs").forEach(v -> verbs.add(v.asText()));
+        boolean named = rule.has("resourceNames") && rule.get("resourceNames").size() == 1;
         rule.get("resources")
             .forEach(
                 r -> {
                   assertFalse(r.asText().endsWith("/status"), "status write: " + rule);
-                  assertFalse(r.asText().equals("secrets"), "secrets access: " + rule);
+                  // Secrets: one, by name, read only (a namespace's Flink credentials).
+                  if (r.asText().equals("secrets")) {
+                    assertTrue(named && verbs.equals(List.of("get")), "secrets access: " + rule);
+                  }
+                  // The Lease: by name, but for create (which cannot be limited by name).
+                  if (r.asText().equals("leases")) {
+                    assertTrue(named || verbs.equals(List.of("create")), "any Lease: " + rule);
+                  }
                 });
         rule.get("verbs")
             .forEach(v -> assertTrue(VERBS.contains(v.asText()), "verb " + v + " in " + rule));
@@ -127,30 +137,37 @@ class HelmChartTest {
   }
 
   @Test
-  void flinkAccessComesFromAMountedSecretAsFilesNeverAsValues() throws Exception {
+  void flinkCredentialsAreOneSecretByNameInTheJobsNamespaceAndUrlsAnAllowlist() throws Exception {
     List<JsonNode> docs =
         render(
             Map.of(
-                "flinkAccess.secretName", "ds2-flink-access",
-                "flinkAccess.caKey", "ca.crt",
-                "flinkAccess.clientCertKey", "tls.crt",
-                "flinkAccess.clientKeyKey", "tls.key",
-                "flinkAccess.tokenKey", "token"));
+                "watchNamespaces[0]", "team-a",
+                "flinkAccess.credentialsSecret", "flink-rest",
+                "flinkAccess.allowedRestUrls[0]", "https://gateway.example/flink",
+                "leaderElection.leaseName", "ds2-prod"));
     JsonNode pod = kind(docs, "Deployment").get(0).at("/spec/template/spec");
-    JsonNode container = pod.at("/containers/0");
     List<String> args = new ArrayList<>();
-    container.get("args").forEach(a -> args.add(a.asText()));
-    assertTrue(args.contains("--flink-ca=/etc/ds2/flink/ca.crt"), args.toString());
-    assertTrue(args.contains("--flink-client-cert=/etc/ds2/flink/tls.crt"), args.toString());
-    assertTrue(args.contains("--flink-client-key=/etc/ds2/flink/tls.key"), args.toString());
-    assertTrue(args.contains("--flink-token-file=/etc/ds2/flink/token"), args.toString());
-    assertEquals("ds2-flink-access", pod.at("/volumes/2/secret/secretName").asText());
-    assertEquals(0440, pod.at("/volumes/2/secret/defaultMode").asInt());
-    assertTrue(container.toString().contains("\"mountPath\":\"/etc/ds2/flink\",\"readOnly\":true"));
-    assertLeastPrivilege(docs); // mounting a Secret needs no RBAC on secrets
-    // Without a Secret nothing is mounted and no flag is passed.
-    JsonNode plain = kind(render(Map.of()), "Deployment").get(0).at("/spec/template/spec");
-    assertFalse(plain.toString().contains("flink-access"));
-    assertFalse(plain.toString().contains("--flink-"));
+    pod.at("/containers/0/args").forEach(a -> args.add(a.asText()));
+    assertTrue(args.contains("--flink-credentials-secret=flink-rest"), args.toString());
+    assertTrue(args.contains("--allowed-flink-url=https://gateway.example/flink"), args.toString());
+    assertTrue(args.contains("--lease-name=ds2-prod"), args.toString());
+    assertFalse(pod.toString().contains("secretName"), "no Secret is mounted: " + pod);
+    assertLeastPrivilege(docs);
+    JsonNode teamA =
+        kind(docs, "Role").stream()
+            .filter(r -> r.at("/metadata/namespace").asText().equals("team-a"))
+            .findFirst()
+            .orElseThrow();
+    assertTrue(teamA.get("rules").toString().contains("\"resourceNames\":[\"flink-rest\"]"));
+    JsonNode election =
+        kind(docs, "Role").stream()
+            .filter(r -> r.at("/metadata/name").asText().endsWith("-leader-election"))
+            .findFirst()
+            .orElseThrow();
+    assertTrue(election.get("rules").toString().contains("\"resourceNames\":[\"ds2-prod\"]"));
+    // Without a Secret, no rule on secrets and no flag.
+    List<JsonNode> plain = render(Map.of());
+    assertFalse(plain.toString().contains("secrets"));
+    assertFalse(kind(plain, "Deployment").get(0).toString().contains("--flink-"));
   }
 }

@@ -31,7 +31,11 @@ class InformerEventsTest {
             client,
             "quiet",
             // Nothing answers there: the loop reports and waits, which is all this test needs.
-            Map.of(JobSettings.AUTOSCALING, "advisor", JobSettings.REST_URL, "http://127.0.0.1:1"),
+            Map.of(
+                JobSettings.AUTOSCALING,
+                "advisor",
+                JobSettings.REST_URL,
+                OperatorTestSupport.NOTHING_LISTENS),
             Map.of(),
             Map.of());
     try (Ds2Operator ds2 = OperatorTestSupport.operator(client, new OperatorMetrics())) {
@@ -80,7 +84,11 @@ class InformerEventsTest {
         OperatorTestSupport.create(
             client,
             "leaving",
-            Map.of(JobSettings.AUTOSCALING, "advisor", JobSettings.REST_URL, "http://127.0.0.1:1"),
+            Map.of(
+                JobSettings.AUTOSCALING,
+                "advisor",
+                JobSettings.REST_URL,
+                OperatorTestSupport.NOTHING_LISTENS),
             Map.of(),
             Map.of());
     r.getMetadata().setFinalizers(List.of("flinkdeployments.flink.apache.org/finalizer"));

@@ -26,7 +26,7 @@ class JobNotRunningTest {
     Map<String, String> a = new HashMap<>();
     a.put(JobSettings.AUTOSCALING, "enabled");
     // Nothing answers there: once the loop reaches for Flink, it reports MetricsNotReady.
-    a.put(JobSettings.REST_URL, "http://127.0.0.1:1");
+    a.put(JobSettings.REST_URL, OperatorTestSupport.NOTHING_LISTENS);
     a.put("ds2.io/window", "2s");
     a.put("ds2.io/sample-interval", "200ms");
     return a;

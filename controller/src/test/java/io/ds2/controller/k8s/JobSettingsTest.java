@@ -9,7 +9,9 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class JobSettingsTest {
@@ -61,7 +63,8 @@ class JobSettingsTest {
                         "ds2.io/window",
                         "90s"),
                     Map.of()),
-                Ds2Options.defaults())
+                Ds2Options.defaults(),
+                new FlinkEndpoints(List.of(URI.create("https://flink.example")), Optional.empty()))
             .orElseThrow();
     assertEquals(JobSettings.Mode.ADVISOR, s.mode());
     assertEquals(URI.create("https://flink.example:443"), s.restUrl());

@@ -87,7 +87,6 @@ class OneWriterTest {
     OperatorTestSupport.registerKinds(server);
     Map<String, String> annotations = new HashMap<>();
     annotations.put(JobSettings.AUTOSCALING, "enabled");
-    annotations.put(JobSettings.REST_URL, "http://127.0.0.1:1");
     annotations.put("ds2.io/window", "2s");
     annotations.put("ds2.io/warm-up", "0s");
     annotations.put("ds2.io/sample-interval", "200ms");

@@ -67,7 +67,9 @@ class OperatorEndToEndTest {
       OperatorMetrics metrics = new OperatorMetrics();
       try (StandInFlinkOperator flinkOperator =
               new StandInFlinkOperator(client, OperatorTestSupport.NS, rest, jobId);
-          Ds2Operator ds2 = OperatorTestSupport.operator(client, metrics).recordingTo(recordings);
+          Ds2Operator ds2 =
+              OperatorTestSupport.operator(client, metrics, cluster.restUrl())
+                  .recordingTo(recordings);
           HealthServer management =
               new HealthServer("127.0.0.1", 0, () -> true, ds2::synced, metrics)) {
         ds2.start();
@@ -184,7 +186,7 @@ class OperatorEndToEndTest {
     OperatorTestSupport.create(
         client,
         "conflict",
-        annotations("http://127.0.0.1:1", "enabled"),
+        annotations(OperatorTestSupport.NOTHING_LISTENS, "enabled"),
         Map.of("job.autoscaler.enabled", "true"),
         Map.of());
     try (Ds2Operator ds2 = OperatorTestSupport.operator(client, new OperatorMetrics())) {
@@ -203,7 +205,7 @@ class OperatorEndToEndTest {
   @Test
   void invalidAnnotationIsAWarningNamingItAndTheJobIsUntouched() {
     OperatorTestSupport.registerKinds(server);
-    Map<String, String> a = annotations("http://127.0.0.1:1", "enabled");
+    Map<String, String> a = annotations(OperatorTestSupport.NOTHING_LISTENS, "enabled");
     a.put("ds2.io/target-utilization", "1.7");
     OperatorTestSupport.create(client, "bad", a, Map.of(), Map.of());
     try (Ds2Operator ds2 = OperatorTestSupport.operator(client, new OperatorMetrics())) {

@@ -55,7 +55,7 @@ class OperatorHandoverTest {
   }
 
   private Ds2Operator operator() {
-    return OperatorTestSupport.operator(client, new OperatorMetrics());
+    return OperatorTestSupport.operator(client, new OperatorMetrics(), cluster.restUrl());
   }
 
   private LeaderElectedOperator instance(String id) {

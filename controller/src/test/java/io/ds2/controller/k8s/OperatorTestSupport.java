@@ -13,11 +13,14 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.flink.core.execution.JobClient;
 
 /** FlinkDeployments on the fabric8 mock server, and the events written about them. */
@@ -109,14 +112,24 @@ final class OperatorTestSupport {
     return p;
   }
 
-  /** An operator watching the test namespace with default options. */
-  static Ds2Operator operator(KubernetesClient client, OperatorMetrics metrics) {
+  /** A REST URL where nothing listens, for tests whose jobs are never polled successfully. */
+  static final String NOTHING_LISTENS = "http://127.0.0.1:1";
+
+  /**
+   * An operator watching the test namespace with default options, whose allowlist admits the
+   * loopback endpoints the test runs (the jobs' own REST Services do not exist here) and {@link
+   * #NOTHING_LISTENS}.
+   */
+  static Ds2Operator operator(KubernetesClient client, OperatorMetrics metrics, URI... flink) {
+    List<URI> allowed = new ArrayList<>(List.of(flink));
+    allowed.add(URI.create(NOTHING_LISTENS));
     return new Ds2Operator(
-        client,
-        List.of(NS),
-        Ds2Options.defaults(),
-        new EventRecorder(client, Clock.systemUTC(), Duration.ofMinutes(30)),
-        metrics);
+            client,
+            List.of(NS),
+            Ds2Options.defaults(),
+            new EventRecorder(client, Clock.systemUTC(), Duration.ofMinutes(30)),
+            metrics)
+        .withEndpoints(new FlinkEndpoints(allowed, Optional.empty()));
   }
 
   static GenericKubernetesResource get(KubernetesClient client, String name) {

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -111,11 +112,12 @@ class RealApiServerTest {
 
   private static Ds2Operator operator(KubernetesClient as) {
     return new Ds2Operator(
-        as,
-        List.of(NS),
-        Ds2Options.defaults(),
-        new EventRecorder(as, Clock.systemUTC(), Duration.ofMinutes(30)),
-        new OperatorMetrics());
+            as,
+            List.of(NS),
+            Ds2Options.defaults(),
+            new EventRecorder(as, Clock.systemUTC(), Duration.ofMinutes(30)),
+            new OperatorMetrics())
+        .withEndpoints(new FlinkEndpoints(List.of(flink.url()), Optional.empty()));
   }
 
   private static StandInFlinkOperator flinkOperator(FluidJob job) {

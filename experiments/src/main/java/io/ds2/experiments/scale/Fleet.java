@@ -97,7 +97,12 @@ final class Fleet implements AutoCloseable {
     }
     client = server.createClient();
     events = new EventRecorder(client, Clock.systemUTC(), dedupe);
-    operator = new Ds2Operator(client, List.of(NS), Ds2Options.defaults(), events, metrics);
+    // The simulated endpoint stands for every job's REST Service: the allowlist admits it.
+    operator =
+        new Ds2Operator(client, List.of(NS), Ds2Options.defaults(), events, metrics)
+            .withEndpoints(
+                new io.ds2.controller.k8s.FlinkEndpoints(
+                    List.of(flink.url()), java.util.Optional.empty()));
     standIn = new StandInOperator(client, NS, jobs::get);
     for (int i = 0; i < n; i++) {
       add();
