@@ -6,14 +6,16 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfig
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Runs the operator only while holding a Lease: standbys stay up and ready but never patch; when
- * the leader stops (or loses the lease) it stops its loops at once and another instance takes over.
- * Decisions are not repeated: a spec already asking for a target is not patched again.
+ * the leader stops (or loses the lease) it stops its loops at once and another instance takes over,
+ * and an instance that lost the Lease contends for it again. Decisions are not repeated: a spec
+ * already asking for a target is not patched again.
  */
 public final class LeaderElectedOperator implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LeaderElectedOperator.class);
@@ -32,7 +34,8 @@ public final class LeaderElectedOperator implements AutoCloseable {
   private final Lease lease;
   private volatile Ds2Operator operator;
   private volatile boolean leading;
-  private CompletableFuture<?> election;
+  private volatile CompletableFuture<?> election;
+  private volatile boolean closed;
 
   public LeaderElectedOperator(
       KubernetesClient client, Supplier<Ds2Operator> factory, Lease lease) {
@@ -41,8 +44,12 @@ public final class LeaderElectedOperator implements AutoCloseable {
     this.lease = lease;
   }
 
-  public void start() {
-    election =
+  /** Contends for the Lease, and again every time leadership is lost, until {@link #close}. */
+  public synchronized void start() {
+    if (closed) {
+      return;
+    }
+    CompletableFuture<?> e =
         client
             .leaderElector()
             .withConfig(
@@ -61,6 +68,23 @@ public final class LeaderElectedOperator implements AutoCloseable {
                     .build())
             .build()
             .start();
+    election = e;
+    // fabric8's election ends when a renewal fails (an API-server outage longer than the renew
+    // deadline, the Lease taken over): without contending again this replica would stand by for
+    // good, and with two such outages no replica would lead.
+    e.whenComplete(
+        (v, failure) -> {
+          if (!closed) {
+            LOG.warn(
+                "{} is out of the leader election ({}); contending again",
+                lease.identity(),
+                failure == null ? "leadership lost" : failure.toString());
+            CompletableFuture.runAsync(
+                this::start,
+                CompletableFuture.delayedExecutor(
+                    lease.retryPeriod().toMillis(), TimeUnit.MILLISECONDS));
+          }
+        });
   }
 
   private synchronized void startLeading() {
@@ -89,9 +113,14 @@ public final class LeaderElectedOperator implements AutoCloseable {
     return !leading || (o != null && o.synced());
   }
 
-  /** Alive unless the election itself ended in an error. */
+  /**
+   * Alive while it takes part in the election: contending, standing by or leading. Between a lost
+   * election and the next one it is not, and if contending again failed it stays so: then the
+   * liveness probe restarts the pod.
+   */
   public boolean healthy() {
-    return election != null && !election.isCompletedExceptionally();
+    CompletableFuture<?> e = election;
+    return !closed && e != null && !e.isDone();
   }
 
   /**
@@ -101,9 +130,11 @@ public final class LeaderElectedOperator implements AutoCloseable {
    */
   @Override
   public void close() {
+    closed = true;
     stopLeading();
-    if (election != null) {
-      election.cancel(true);
+    CompletableFuture<?> e = election;
+    if (e != null) {
+      e.cancel(true);
     }
   }
 }

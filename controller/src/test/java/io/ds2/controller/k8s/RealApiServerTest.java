@@ -260,6 +260,62 @@ class RealApiServerTest {
     }
   }
 
+  /**
+   * Renewals cut: the Lease is taken by another identity that then never renews. The leader stops
+   * its loops, is not alive-but-idle, stands by while the other holds the Lease, and takes it back
+   * once it expires.
+   */
+  @Test
+  void aLeaderWhoseLeaseWasTakenStandsByAndTakesItBackWhenItExpires() {
+    KubernetesClient sa = chartServiceAccount();
+    LeaderElectedOperator.Lease lease =
+        new LeaderElectedOperator.Lease(
+            RELEASE_NS,
+            "ds2-leader",
+            "a",
+            Duration.ofSeconds(3),
+            Duration.ofSeconds(2),
+            Duration.ofMillis(250));
+    try (LeaderElectedOperator a = new LeaderElectedOperator(sa, () -> operator(sa), lease)) {
+      a.start();
+      await().atMost(Duration.ofSeconds(20)).until(a::leading);
+      assertTrue(a.healthy());
+      int held = 10;
+      kube.admin()
+          .leases()
+          .inNamespace(RELEASE_NS)
+          .withName("ds2-leader")
+          .edit(
+              l -> {
+                l.getSpec().setHolderIdentity("other");
+                l.getSpec().setLeaseDurationSeconds(held);
+                l.getSpec().setRenewTime(java.time.ZonedDateTime.now());
+                return l;
+              });
+      long takenAt = System.nanoTime();
+      await().atMost(Duration.ofSeconds(8)).until(() -> !a.leading());
+      // One writer: while the other's Lease is valid, "a" does not lead, and stays alive.
+      await()
+          .during(Duration.ofSeconds(held - 3))
+          .atMost(Duration.ofSeconds(held))
+          .until(() -> !a.leading());
+      await().atMost(Duration.ofSeconds(30)).until(a::leading);
+      assertTrue(
+          System.nanoTime() - takenAt >= Duration.ofSeconds(held).toNanos(),
+          "led again only after the other's Lease expired");
+      assertEquals(
+          "a",
+          kube.admin()
+              .leases()
+              .inNamespace(RELEASE_NS)
+              .withName("ds2-leader")
+              .get()
+              .getSpec()
+              .getHolderIdentity());
+      await().atMost(Duration.ofSeconds(5)).until(a::healthy);
+    }
+  }
+
   @Test
   void theServiceAccountCannotWriteStatusNorReadSecrets() {
     FluidJob job = job();
