@@ -1,0 +1,78 @@
+package io.ds2.controller.k8s;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ds2.model.options.Ds2Options;
+import io.ds2.testkit.FakeJob;
+import io.ds2.testkit.FluidJob;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Whatever a tick throws, the job's loop goes on: an {@link Error} from a library (here a class
+ * that cannot be loaded) is one failed tick, and the loop starts over a window later and scales the
+ * job, instead of ending silently and for good.
+ */
+@EnableKubernetesMockClient(crud = true)
+class TickFailuresTest {
+  KubernetesMockServer server;
+  KubernetesClient client;
+
+  @Test
+  void anErrorInATickStartsTheLoopOverInsteadOfEndingIt() {
+    OperatorTestSupport.registerKinds(server);
+    OperatorTestSupport.create(
+        client,
+        "orders",
+        Map.of(
+            JobSettings.AUTOSCALING,
+            "advisor",
+            "ds2.io/window",
+            "2s",
+            "ds2.io/warm-up",
+            "0s",
+            "ds2.io/sample-interval",
+            "200ms"),
+        Map.of(),
+        Map.of());
+    FakeJob job =
+        new FakeJob(
+            "job",
+            Clock.systemUTC(),
+            300,
+            List.of(
+                new FluidJob.Stage("s", "Source: In", 0, 1),
+                new FluidJob.Stage("p", "Parse", 0.0111, 1),
+                new FluidJob.Stage("k", "Sink", 0.008, 0)));
+    AtomicInteger opened = new AtomicInteger();
+    try (Ds2Operator ds2 =
+        new Ds2Operator(
+                client,
+                List.of(OperatorTestSupport.NS),
+                Ds2Options.defaults(),
+                new EventRecorder(client, Clock.systemUTC(), Duration.ofMinutes(30)),
+                new OperatorMetrics())
+            .withEnds(
+                (r, settings, current, resource) -> {
+                  if (opened.incrementAndGet() == 1) {
+                    throw new NoClassDefFoundError("org/example/Gone");
+                  }
+                  return new JobEnds.Opened(job, job, Optional.empty(), () -> {});
+                })) {
+      ds2.start();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> !OperatorTestSupport.events(client, "ScalingRecommended").isEmpty());
+    }
+    assertTrue(opened.get() >= 2, "the loop was set up again after the Error");
+  }
+}
