@@ -27,6 +27,7 @@ public record JobSettings(
   public static final String LAST_DECISION = PREFIX + "last-decision";
   public static final String IN_FLIGHT = PREFIX + "rescale-in-flight";
   public static final String APPLIED = PREFIX + "applied-overrides";
+  public static final String PREVIOUS = PREFIX + "previous-overrides";
   public static final String SOURCE_SPLITS = PREFIX + "source-splits";
 
   public JobSettings {

@@ -14,22 +14,21 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 
 /**
  * Rescales through the Flink Kubernetes Operator: JSON-merge-patches only {@code
  * spec.flinkConfiguration["pipeline.jobvertex-parallelism-overrides"]} (with a resourceVersion
- * precondition, re-read on 409) plus an in-flight marker annotation; each observation checks that
- * the operator has reconciled that generation and Flink runs at the requested parallelism. Never
- * writes status. A spec that already asks for the target is not patched again (a restarted
- * controller does not double-scale). Reads come from {@code current} (the operator's informer
- * cache); only the patches go to the API server.
+ * precondition, re-read on 409) plus annotations saying that ds2 wrote them, what they were before
+ * and that the rescale is in flight; each observation checks that the operator has reconciled that
+ * generation and Flink runs at the requested parallelism. Patches only while the Flink operator is
+ * idle; an unmet rescale puts the previous overrides back. Never writes status. A spec that already
+ * asks for the target is not patched again (a restarted controller does not double-scale). Reads
+ * come from {@code current} (the operator's informer cache); only the patches go to the API server.
  */
 public final class OverridesActuator implements Actuator {
   private static final int CONFLICT_RETRIES = 5;
-  private static final Set<String> RECONCILED = Set.of("STABLE", "DEPLOYED");
   private final Supplier<GenericKubernetesResource> current;
   private final Supplier<GenericKubernetesResource> fresh;
   private final Resource<GenericKubernetesResource> resource;
@@ -79,17 +78,62 @@ public final class OverridesActuator implements Actuator {
   public RequestResult request(Map<String, Integer> target) {
     String wanted = Overrides.render(target);
     GenericKubernetesResource r = current.get();
-    Optional<String> changedByOthers = r == null ? Optional.empty() : changedByOthers(r);
+    if (r == null) {
+      return new RequestResult.Refused("the resource was deleted");
+    }
+    Optional<String> changedByOthers = changedByOthers(r);
     if (changedByOthers.isPresent()) {
       return new RequestResult.ChangedByOthers(changedByOthers.get());
     }
+    Optional<String> busy = FlinkOperatorBusy.of(r);
+    if (busy.isPresent()) {
+      return new RequestResult.Busy(busy.get());
+    }
     try {
       generation = patch(wanted);
+    } catch (Contested c) {
+      return new RequestResult.ChangedByOthers(c.getMessage());
     } catch (KubernetesClientException e) {
-      return new RequestResult.Refused(
-          "cannot patch " + FlinkKinds.OVERRIDES + ": HTTP " + e.getCode() + " " + e.getMessage());
+      String failed =
+          "cannot patch " + FlinkKinds.OVERRIDES + ": HTTP " + e.getCode() + " " + e.getMessage();
+      if (!mayHaveApplied(e)) {
+        return new RequestResult.Refused(failed);
+      }
+      // No answer (a timeout, a 5xx from a proxy or etcd): the API server may have applied it.
+      Optional<GenericKubernetesResource> now = reRead();
+      if (now.isPresent() && wanted.equals(overrides(now.get()))) {
+        generation = now.get().getMetadata().getGeneration();
+        return new RequestResult.Accepted(new TreeMap<>(target));
+      }
+      return new RequestResult.Unanswered(failed + "; the patch may still be applied");
     }
     return new RequestResult.Accepted(new TreeMap<>(target));
+  }
+
+  /** A failure after which the server may still have applied the patch. */
+  private static boolean mayHaveApplied(KubernetesClientException e) {
+    int code = e.getCode();
+    return code <= 0 || code == 500 || code == 502 || code == 503 || code == 504;
+  }
+
+  private Optional<GenericKubernetesResource> reRead() {
+    try {
+      return Optional.ofNullable(fresh.get());
+    } catch (KubernetesClientException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static String overrides(GenericKubernetesResource r) {
+    Object o = FlinkKinds.flinkConfiguration(r).get(FlinkKinds.OVERRIDES);
+    return o == null ? null : o.toString();
+  }
+
+  /** Someone else changed the overrides between ds2's read and its patch (seen after a 409). */
+  private static final class Contested extends RuntimeException {
+    Contested(String message) {
+      super(message, null, false, false);
+    }
   }
 
   /**
@@ -137,6 +181,14 @@ public final class OverridesActuator implements Actuator {
             + " to hand the job back to ds2)");
   }
 
+  /**
+   * Patches the overrides to {@code wanted}, recording in the same write that ds2 set them ({@code
+   * applied-overrides}: never mistaken for someone else's change later, whatever becomes of the
+   * rescale) and what they were before ({@code previous-overrides}: what an unmet rescale puts
+   * back, also after a restart).
+   *
+   * @throws Contested if, after a conflict, the fresh copy shows someone else's overrides
+   */
   long patch(String wanted) {
     for (int attempt = 0; ; attempt++) {
       // The first attempt works on the cached copy; after a conflict only a fresh read helps.
@@ -144,13 +196,23 @@ public final class OverridesActuator implements Actuator {
       if (r == null) {
         throw new KubernetesClientException("the resource was deleted", 404, null);
       }
-      if (wanted.equals(FlinkKinds.flinkConfiguration(r).get(FlinkKinds.OVERRIDES))) {
+      String before = overrides(r);
+      if (wanted.equals(before)) {
         return r.getMetadata().getGeneration(); // already asked for: do not bump it again
+      }
+      if (attempt > 0) {
+        Optional<String> changed = changedByOthers(r);
+        if (changed.isPresent()) {
+          throw new Contested(changed.get());
+        }
       }
       ObjectNode patch = JsonNodeFactory.instance.objectNode();
       ObjectNode metadata = patch.putObject("metadata");
       metadata.put("resourceVersion", r.getMetadata().getResourceVersion());
-      metadata.putObject("annotations").put(JobSettings.IN_FLIGHT, wanted);
+      ObjectNode annotations = metadata.putObject("annotations");
+      annotations.put(JobSettings.IN_FLIGHT, wanted);
+      annotations.put(JobSettings.APPLIED, wanted);
+      annotations.put(JobSettings.PREVIOUS, before == null ? "" : before);
       patch.putObject("spec").putObject("flinkConfiguration").put(FlinkKinds.OVERRIDES, wanted);
       try {
         return resource
@@ -161,7 +223,7 @@ public final class OverridesActuator implements Actuator {
         if (e.getCode() != 409 || attempt >= CONFLICT_RETRIES) {
           throw e;
         }
-        // Someone else wrote in between: the next attempt re-reads and tries again.
+        // Someone else wrote in between: the next attempt re-reads, checks, and tries again.
       }
     }
   }
@@ -195,7 +257,7 @@ public final class OverridesActuator implements Actuator {
     long observed =
         FlinkKinds.string(r, "status", "observedGeneration").map(Long::parseLong).orElse(0L);
     String lifecycle = FlinkKinds.string(r, "status", "lifecycleState").orElse("?");
-    boolean reconciled = observed >= generation && RECONCILED.contains(lifecycle);
+    boolean reconciled = observed >= generation && FlinkOperatorBusy.SETTLED.contains(lifecycle);
     if (reconciled && running.isPresent() && running.get().equals(new TreeMap<>(target))) {
       markApplied(wanted);
       return new RescaleStatus.Applied(target);
@@ -217,15 +279,67 @@ public final class OverridesActuator implements Actuator {
     return new RescaleStatus.Pending(running.isPresent(), running.orElse(Map.of()), waitingFor);
   }
 
+  /**
+   * Puts the overrides back to what they were before the request (an unmet target left in the spec
+   * would be deployed at the next upgrade, by surprise), unless someone else changed them since.
+   */
   @Override
   public String abandon(Map<String, Integer> wanted, RescaleStatus.Pending last, Duration timeout) {
-    return "after " + timeout.toSeconds() + " s still waiting for " + last.waitingFor();
+    String unmet = "after " + timeout.toSeconds() + " s still waiting for " + last.waitingFor();
+    return unmet + "; " + putBack(Overrides.render(wanted));
+  }
+
+  private String putBack(String wanted) {
+    for (int attempt = 0; ; attempt++) {
+      GenericKubernetesResource r;
+      try {
+        r = attempt == 0 ? current.get() : fresh.get();
+      } catch (KubernetesClientException e) {
+        return "the previous overrides could not be read back (HTTP " + e.getCode() + ")";
+      }
+      if (r == null) {
+        return "the resource is gone";
+      }
+      if (!wanted.equals(overrides(r))) {
+        return "the overrides were changed by someone else meanwhile; left as they are";
+      }
+      Map<String, String> a = r.getMetadata().getAnnotations();
+      String previous = a == null ? null : a.get(JobSettings.PREVIOUS);
+      if (previous == null) {
+        return "what the overrides were before is not recorded; left at '" + wanted + "'";
+      }
+      ObjectNode patch = JsonNodeFactory.instance.objectNode();
+      ObjectNode metadata = patch.putObject("metadata");
+      metadata.put("resourceVersion", r.getMetadata().getResourceVersion());
+      ObjectNode annotations = metadata.putObject("annotations");
+      annotations.putNull(JobSettings.IN_FLIGHT);
+      annotations.putNull(JobSettings.PREVIOUS);
+      ObjectNode conf = patch.putObject("spec").putObject("flinkConfiguration");
+      if (previous.isEmpty()) {
+        annotations.putNull(JobSettings.APPLIED);
+        conf.putNull(FlinkKinds.OVERRIDES);
+      } else {
+        annotations.put(JobSettings.APPLIED, previous);
+        conf.put(FlinkKinds.OVERRIDES, previous);
+      }
+      try {
+        resource.patch(PatchContext.of(PatchType.JSON_MERGE), patch.toString());
+        return previous.isEmpty()
+            ? "overrides removed, as they were before"
+            : "previous overrides '" + previous + "' put back";
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409 || attempt >= CONFLICT_RETRIES) {
+          return "putting the previous overrides back failed (HTTP " + e.getCode() + ")";
+        }
+      }
+    }
   }
 
   private void markApplied(String wanted) {
     ObjectNode patch = JsonNodeFactory.instance.objectNode();
     ObjectNode annotations = patch.putObject("metadata").putObject("annotations");
     annotations.putNull(JobSettings.IN_FLIGHT);
+    annotations.putNull(JobSettings.PREVIOUS);
     annotations.put(JobSettings.APPLIED, wanted);
     try {
       resource.patch(PatchContext.of(PatchType.JSON_MERGE), patch.toString());

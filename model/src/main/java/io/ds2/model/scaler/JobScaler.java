@@ -202,7 +202,8 @@ public final class JobScaler {
               Problem.Kind.NOW_ADVISING,
               u.message() + "; continuing in advisor mode (decisions only)",
               Duration.ZERO));
-    } else {
+    } else if (!(outcome instanceof RescaleOutcome.NotApplied n
+        && n.cause() == RescaleOutcome.Cause.BUSY)) {
       policy.rescaleNotApplied(); // unmet or refused: back off, never storm
     }
     return new Step(events, nextWindow(now), true);

@@ -23,6 +23,12 @@ public sealed interface RequestResult {
   /** This actuator cannot rescale the job (e.g. not the adaptive scheduler). */
   record Unsupported(String message) implements RequestResult {}
 
+  /**
+   * Not asked now: what carries the request out is busy with an earlier change (the Flink operator
+   * reconciling another spec change). Nothing changed; the next decision may ask again.
+   */
+  record Busy(String message) implements RequestResult {}
+
   /** Someone else changed what ds2 set before; ds2 does not change it back. */
   record ChangedByOthers(String message) implements RequestResult {}
 }

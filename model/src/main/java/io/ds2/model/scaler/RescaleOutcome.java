@@ -47,7 +47,12 @@ public sealed interface RescaleOutcome {
      */
     TIMED_OUT,
     /** Someone else (GitOps, a person) changed the parallelism overrides ds2 set; ds2 backs off. */
-    CHANGED_BY_OTHERS
+    CHANGED_BY_OTHERS,
+    /**
+     * Not requested: the Flink operator was still reconciling an earlier change. Nothing changed,
+     * so there is nothing to back off from: the next window decides again.
+     */
+    BUSY
   }
 
   record NotApplied(

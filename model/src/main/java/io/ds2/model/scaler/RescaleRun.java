@@ -93,6 +93,11 @@ public final class RescaleRun {
     if (result instanceof RequestResult.Refused r) {
       return Next.over(new RescaleOutcome.Failed(r.message()));
     }
+    if (result instanceof RequestResult.Busy b) {
+      return Next.over(
+          new RescaleOutcome.NotApplied(
+              requested, Map.of(), RescaleOutcome.Cause.BUSY, b.message()));
+    }
     // No answer is not a refusal: Flink may apply the request later. Back off either way, so the
     // request is never repeated on top of itself.
     return Next.over(

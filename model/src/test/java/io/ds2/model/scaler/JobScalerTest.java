@@ -151,6 +151,54 @@ class JobScalerTest {
     assertInstanceOf(ScalerAction.Sample.class, s.next());
   }
 
+  /** Polls until the window is decided; returns the step that asks for the rescale. */
+  private Step untilDecided() {
+    Step s = poll();
+    while (s.next() instanceof ScalerAction.Sample next) {
+      now = next.at();
+      s = poll();
+    }
+    return s;
+  }
+
+  @Test
+  void aRequestTheActuatorWasTooBusyToMakeIsNotBackedOffFromButDecidedAgain() {
+    scaler.start(now);
+    untilDecided();
+    Step s =
+        scaler.step(
+            new ScalerInput.Answered(new RequestResult.Busy("the Flink operator is upgrading")),
+            now);
+    ScalerEvent.Rescaled r = assertInstanceOf(ScalerEvent.Rescaled.class, s.events().get(0));
+    assertEquals(
+        RescaleOutcome.Cause.BUSY,
+        assertInstanceOf(RescaleOutcome.NotApplied.class, r.outcome()).cause());
+    now = ((ScalerAction.Sample) s.next()).at();
+    Instant asked = now;
+    Step again = untilDecided();
+    assertTrue(now.isBefore(asked.plusSeconds(30)), "within a few windows: " + now);
+    assertEquals(
+        Map.of("s", 1, "w", 3),
+        assertInstanceOf(ScalerAction.Request.class, again.next()).target(),
+        "asked again a window later, with no back-off");
+  }
+
+  @Test
+  void aRefusedRequestIsBackedOffFrom() {
+    scaler.start(now);
+    untilDecided();
+    Step s = scaler.step(new ScalerInput.Answered(new RequestResult.Refused("HTTP 403")), now);
+    now = ((ScalerAction.Sample) s.next()).at();
+    Step again = poll();
+    while (again.events().stream().noneMatch(e -> e instanceof ScalerEvent.Decided)) {
+      now = again.next().at();
+      again = poll();
+    }
+    ScalerEvent.Decided d =
+        assertInstanceOf(ScalerEvent.Decided.class, again.events().get(again.events().size() - 1));
+    assertInstanceOf(Action.Hold.class, d.decision().action(), "the next window holds");
+  }
+
   @Test
   void aSplitCountForAVertexTheJobDoesNotHaveIsReportedOnceAndIgnored() {
     JobScaler given =
