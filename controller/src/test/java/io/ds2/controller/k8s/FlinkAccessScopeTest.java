@@ -21,7 +21,6 @@ import okhttp3.mockwebserver.MockWebServer;
 import okhttp3.mockwebserver.RecordedRequest;
 import okhttp3.tls.HandshakeCertificates;
 import okhttp3.tls.HeldCertificate;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -49,7 +48,7 @@ class FlinkAccessScopeTest {
 
   @BeforeAll
   static void start() throws Exception {
-    kube = RealKubernetes.start();
+    kube = RealKubernetes.shared();
     kube.namespaces(NS, RELEASE_NS);
     kube.installFlinkCrds();
     sa =
@@ -61,13 +60,6 @@ class FlinkAccessScopeTest {
                 RELEASE_NS,
                 Map.of("flinkAccess.credentialsSecret", SECRET),
                 null));
-  }
-
-  @AfterAll
-  static void stop() {
-    if (kube != null) {
-      kube.close();
-    }
   }
 
   @AfterEach

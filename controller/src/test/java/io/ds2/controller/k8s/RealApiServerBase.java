@@ -33,7 +33,7 @@ abstract class RealApiServerBase {
 
   @BeforeAll
   static void start() throws Exception {
-    kube = RealKubernetes.start();
+    kube = RealKubernetes.shared();
     kube.namespaces(NS, RELEASE_NS, "other");
     kube.installFlinkCrds();
     flink = new SimulatedFlink(4);
@@ -43,9 +43,6 @@ abstract class RealApiServerBase {
   static void stop() {
     if (flink != null) {
       flink.close();
-    }
-    if (kube != null) {
-      kube.close();
     }
   }
 

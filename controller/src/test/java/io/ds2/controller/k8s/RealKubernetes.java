@@ -45,6 +45,21 @@ final class RealKubernetes implements AutoCloseable {
     this.admin = admin;
   }
 
+  private static RealKubernetes shared;
+
+  /**
+   * One server for every test class of this JVM (each start costs seconds of etcd and
+   * kube-apiserver start-up), stopped when the JVM exits. Classes clean up what they create.
+   */
+  static synchronized RealKubernetes shared() throws Exception {
+    if (shared == null) {
+      RealKubernetes k = start();
+      Runtime.getRuntime().addShutdownHook(new Thread(k::close, "kube-apiserver-stop"));
+      shared = k;
+    }
+    return shared;
+  }
+
   /** Builds (once) and starts etcd and kube-apiserver; waits until the server is ready. */
   static RealKubernetes start() throws Exception {
     Path bin = TestServers.binaries();
