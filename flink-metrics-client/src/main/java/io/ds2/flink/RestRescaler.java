@@ -5,6 +5,7 @@ import io.ds2.flink.FlinkRestException.Kind;
 import io.ds2.flink.dto.ClusterOverview;
 import io.ds2.flink.dto.JobDetails;
 import io.ds2.flink.dto.ResourceRequirement;
+import io.ds2.model.policy.SlotCapacity;
 import io.ds2.model.scaler.Actuator;
 import io.ds2.model.scaler.RequestResult;
 import io.ds2.model.scaler.RescaleStatus;
@@ -89,6 +90,12 @@ public final class RestRescaler implements Actuator {
       return unanswered(e);
     }
     return new RequestResult.Accepted(wanted);
+  }
+
+  /** See {@link ClusterSlots#of}. */
+  @Override
+  public SlotCapacity capacity() {
+    return ClusterSlots.of(client, jobId);
   }
 
   private static RequestResult unanswered(FlinkRestException e) {

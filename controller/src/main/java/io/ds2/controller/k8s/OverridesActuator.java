@@ -3,6 +3,7 @@ package io.ds2.controller.k8s;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ds2.flink.JobSampler;
+import io.ds2.model.policy.SlotCapacity;
 import io.ds2.model.scaler.Actuator;
 import io.ds2.model.scaler.RequestResult;
 import io.ds2.model.scaler.RescaleStatus;
@@ -35,6 +36,7 @@ public final class OverridesActuator implements Actuator {
   private final JobSampler flink;
   private final Duration poll;
   private long generation;
+  private Supplier<SlotCapacity> clusterSlots = SlotCapacity::unknown;
 
   /**
    * @param current the resource as last seen (null once deleted)
@@ -62,6 +64,19 @@ public final class OverridesActuator implements Actuator {
     this.resource = resource;
     this.flink = flink;
     this.poll = poll;
+  }
+
+  /** How a session job's cluster says how many slots the job can get (its REST API). */
+  OverridesActuator withClusterSlots(Supplier<SlotCapacity> slots) {
+    this.clusterSlots = slots;
+    return this;
+  }
+
+  /** See {@link DeploymentSlots#of}. */
+  @Override
+  public SlotCapacity capacity() {
+    GenericKubernetesResource r = current.get();
+    return r == null ? SlotCapacity.unknown() : DeploymentSlots.of(r, clusterSlots);
   }
 
   /** {@code vid:p,vid:p}, sorted by vertex id so equal requests compare equal. */

@@ -1,6 +1,7 @@
 package io.ds2.controller.k8s;
 
 import io.ds2.controller.recording.LiveRecording;
+import io.ds2.flink.ClusterSlots;
 import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.FlinkRestClient.ResponseText;
 import io.ds2.flink.FlinkRestException;
@@ -61,7 +62,9 @@ final class RestEnds implements JobEnds {
     Optional<String> jobId = FlinkKinds.string(now, "status", "jobStatus", "jobId");
     String jid = new JobLocator(rest).locate(jobId).jid();
     JobSampler sampler = new JobSampler(rest, jid, clock);
-    OverridesActuator actuator = new OverridesActuator(current, resource, sampler, RESCALE_POLL);
+    OverridesActuator actuator =
+        new OverridesActuator(current, resource, sampler, RESCALE_POLL)
+            .withClusterSlots(() -> ClusterSlots.of(rest, jid));
     if (recordDir.isEmpty()) {
       return new Opened(sampler, actuator, Optional.empty(), () -> {});
     }

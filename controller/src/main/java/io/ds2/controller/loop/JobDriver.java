@@ -2,6 +2,7 @@ package io.ds2.controller.loop;
 
 import io.ds2.flink.FlinkRestException;
 import io.ds2.model.policy.Decision;
+import io.ds2.model.policy.SlotCapacity;
 import io.ds2.model.scaler.Actuator;
 import io.ds2.model.scaler.JobScaler;
 import io.ds2.model.scaler.JobTopology;
@@ -37,6 +38,7 @@ public final class JobDriver {
   private JobTopology topology;
   // This poll's topology was read while the source settled; the sample need not read it again.
   private boolean topologyRead;
+  private SlotCapacity capacity = SlotCapacity.unknown();
   private Decision lastDecision;
 
   public JobDriver(
@@ -132,8 +134,11 @@ public final class JobDriver {
         if (s.freshTopology() && !topologyRead || topology == null) {
           topology = source.topology();
         }
+        if (s.freshTopology()) {
+          capacity = actuator.capacity(); // once a window: it changes as other jobs come and go
+        }
         topologyRead = false;
-        return new ScalerInput.Sampled(topology.graph(), source.sample(topology.graph()));
+        return new ScalerInput.Sampled(topology.graph(), source.sample(topology.graph()), capacity);
       } catch (FlinkRestException e) {
         if (JOB_GONE.contains(e.kind())) {
           throw e;

@@ -59,6 +59,11 @@ public final class BenchRescaler {
           Map<String, Integer> wanted, RescaleStatus.Pending last, Duration timeout) {
         return rest.abandon(wanted, last, timeout);
       }
+
+      @Override
+      public io.ds2.model.policy.SlotCapacity capacity() {
+        return rest.capacity();
+      }
     };
   }
 

@@ -88,6 +88,11 @@ public enum ReasonCode {
    * so subtasks read unequal numbers of the producer's subtasks; raised so the busiest keeps up.
    */
   POINTWISE_INPUT,
+  /**
+   * The job can get fewer task slots than the target asks (the cluster's free slots and those it
+   * holds, or a configured limit): capped there, so ds2 never asks for what cannot run.
+   */
+  SLOT_LIMIT,
   /** Every vertex already runs at its target. */
   NO_CHANGE
 }

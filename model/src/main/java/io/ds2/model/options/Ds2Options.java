@@ -139,8 +139,8 @@ public record Ds2Options(
           spec(
               RESCALE_BACKOFF,
               "10m",
-              "After an unmet rescale (e.g. too few slots), how long to"
-                  + " wait before trying again."));
+              "After an unmet rescale, how long to wait before trying again; doubled"
+                  + " for each unmet rescale in a row, up to 8 times."));
 
   private static OptionSpec spec(String name, String defaultValue, String meaning) {
     return new OptionSpec(name, defaultValue, meaning);

@@ -26,6 +26,14 @@ public interface DecisionPolicy {
 
   Decision decide(JobGraph graph, Estimate estimate);
 
+  /**
+   * As {@link #decide(JobGraph, Estimate)}, knowing how many slots the job can get; a policy that
+   * does not look at slots (DS2's own rules) ignores it.
+   */
+  default Decision decide(JobGraph graph, Estimate estimate, SlotCapacity capacity) {
+    return decide(graph, estimate);
+  }
+
   /** The job now runs at the requested parallelism. */
   void rescaleApplied();
 

@@ -36,7 +36,10 @@ final class HoldReasons {
   static ReasonCode code(Reason[] extra) {
     for (ReasonCode c :
         List.of(
-            ReasonCode.SCALE_DOWN_DELAYED, ReasonCode.ACTIVATING, ReasonCode.DIRECTION_UNSTABLE)) {
+            ReasonCode.SLOT_LIMIT,
+            ReasonCode.SCALE_DOWN_DELAYED,
+            ReasonCode.ACTIVATING,
+            ReasonCode.DIRECTION_UNSTABLE)) {
       for (Reason r : extra) {
         if (r != null && r.code() == c) {
           return c;
@@ -48,6 +51,7 @@ final class HoldReasons {
 
   static String message(Reason[] extra) {
     return switch (code(extra)) {
+      case SLOT_LIMIT -> "the job runs at the most slots it can get; more would not start";
       case SCALE_DOWN_DELAYED -> "a scale-down is waiting out scale-down-delay";
       case ACTIVATING -> "a change is waiting for activation windows";
       case DIRECTION_UNSTABLE -> "recent windows disagree on the direction of a change";

@@ -28,7 +28,15 @@ public final class ScalingPolicy implements DecisionPolicy {
   // One entry per vertex holding all the policy remembers of it: at 1,000 vertices, a map per
   // concern (recent windows, scale-downs, notes) cost five lookups per vertex and window.
   private final ByVertex<VertexMemory> memory = new ByVertex<>();
+
+  /**
+   * The longest back-off, in rescale-backoffs: a job that never gets its rescale is retried rarely.
+   */
+  static final int MAX_BACKOFF_FACTOR = 8;
+
   private Optional<Instant> backoffUntil = Optional.empty();
+  // Rescales not applied in a row: each doubles the back-off, up to MAX_BACKOFF_FACTOR.
+  private int notApplied;
   private boolean heldForShift;
   // The options estimates are made with: the configured ones until a capacity shortfall taught
   // the policy that the job cannot be run as hot (then a lower target utilization, kept).
@@ -78,6 +86,7 @@ public final class ScalingPolicy implements DecisionPolicy {
               m.down = down;
             });
     backoffUntil = saved.backoffUntil();
+    notApplied = backoffUntil.isPresent() ? Math.max(notApplied, 1) : notApplied;
   }
 
   private VertexMemory memoryOf(int position, String id) {
@@ -126,6 +135,11 @@ public final class ScalingPolicy implements DecisionPolicy {
 
   @Override
   public Decision decide(JobGraph graph, Estimate estimate) {
+    return decide(graph, estimate, SlotCapacity.unknown());
+  }
+
+  @Override
+  public Decision decide(JobGraph graph, Estimate estimate, SlotCapacity capacity) {
     Instant now = clock.instant();
     for (int i = 0; i < estimate.vertices().size(); i++) {
       efficiency.observe(i, estimate.vertices().get(i));
@@ -171,6 +185,8 @@ public final class ScalingPolicy implements DecisionPolicy {
       changes =
           VertexTargets.changed(
               proposals, targets); // it may take a scale-down back: nothing changes
+      SlotLimit.apply(proposals, targets, extra, capacity);
+      changes = VertexTargets.changed(proposals, targets);
     }
     if (backoffUntil.isPresent() && now.isBefore(backoffUntil.get())) {
       return hold(
@@ -225,13 +241,19 @@ public final class ScalingPolicy implements DecisionPolicy {
     memory.clear();
     shortfallWindows = 0;
     backoffUntil = Optional.empty();
+    notApplied = 0;
   }
 
-  /** Flink did not apply the rescale (e.g. too few slots): back off, do not storm. */
+  /**
+   * Flink did not apply the rescale (e.g. too few slots): back off, do not storm; each failure in a
+   * row doubles the wait, up to {@link #MAX_BACKOFF_FACTOR} rescale-backoffs.
+   */
   @Override
   public void rescaleNotApplied() {
     memory.clear();
-    backoffUntil = Optional.of(clock.instant().plus(options.rescaleBackoff()));
+    notApplied++;
+    long factor = Math.min(1L << Math.min(notApplied - 1, 30), MAX_BACKOFF_FACTOR);
+    backoffUntil = Optional.of(clock.instant().plus(options.rescaleBackoff().multipliedBy(factor)));
   }
 
   public Optional<Instant> backoffUntil() {

@@ -1,5 +1,6 @@
 package io.ds2.model.scaler;
 
+import io.ds2.model.policy.SlotCapacity;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -27,6 +28,14 @@ public interface Actuator {
    * @return one line for the not-applied outcome
    */
   String abandon(Map<String, Integer> wanted, RescaleStatus.Pending last, Duration timeout);
+
+  /**
+   * How many slots the job can get now (read at the start of each window): unknown where the
+   * cluster starts task managers on demand, or where reading it failed.
+   */
+  default SlotCapacity capacity() {
+    return SlotCapacity.unknown();
+  }
 
   /** A rescale an earlier controller instance requested and did not see through, if any. */
   default Optional<Map<String, Integer>> inFlight() {

@@ -149,7 +149,7 @@ public final class JobScaler {
         Ds2Model.estimateFor(
             s.graph(), ready.window(), demand, policy.estimateOptions(), keyedHistory);
     keyedHistory = estimate.keyedHistory();
-    Decision decision = policy.decide(s.graph(), estimate);
+    Decision decision = policy.decide(s.graph(), estimate, s.capacity());
     List<ScalerEvent> events = new ArrayList<>(2);
     if (s.graph() != checked) {
       checked = s.graph();

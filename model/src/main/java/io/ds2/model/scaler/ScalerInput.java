@@ -1,12 +1,20 @@
 package io.ds2.model.scaler;
 
 import io.ds2.model.graph.JobGraph;
+import io.ds2.model.policy.SlotCapacity;
 import io.ds2.model.window.JobSample;
 
 /** What the driver brings back from doing what the core asked ({@link ScalerAction}). */
 public sealed interface ScalerInput {
-  /** A poll of every vertex of {@code graph}. */
-  record Sampled(JobGraph graph, JobSample sample) implements ScalerInput {}
+  /**
+   * A poll of every vertex of {@code graph}, and how many slots the job can get (read at the start
+   * of each window).
+   */
+  record Sampled(JobGraph graph, JobSample sample, SlotCapacity capacity) implements ScalerInput {
+    public Sampled(JobGraph graph, JobSample sample) {
+      this(graph, sample, SlotCapacity.unknown());
+    }
+  }
 
   /** The poll failed in a way that may pass (the driver ends the loop on one that will not). */
   record SampleFailed(String message) implements ScalerInput {}

@@ -226,6 +226,48 @@ class ScalingPolicyTest {
   }
 
   @Test
+  void unmetRescalesInARowDoubleTheBackOffUpToItsCap() {
+    ScalingPolicy policy = new ScalingPolicy(options("rescale-backoff", "1m"), clock);
+    long[] minutes = new long[6];
+    for (int n = 0; n < minutes.length; n++) {
+      policy.rescaleNotApplied();
+      minutes[n] =
+          Duration.between(clock.instant(), policy.backoffUntil().orElseThrow()).toMinutes();
+    }
+    assertEquals(
+        List.of(1L, 2L, 4L, 8L, 8L, 8L), java.util.Arrays.stream(minutes).boxed().toList());
+    policy.rescaleApplied();
+    policy.rescaleNotApplied();
+    assertEquals(
+        1, Duration.between(clock.instant(), policy.backoffUntil().orElseThrow()).toMinutes());
+  }
+
+  @Test
+  void aTargetIsCappedAtTheSlotsTheJobCanGetAndHeldThereSayingWhy() {
+    ScalingPolicy policy = new ScalingPolicy(options(), clock);
+    SlotCapacity three = SlotCapacity.of(3, "the cluster's 2 free slots and the 1 the job holds");
+    clock.advance(Duration.ofSeconds(30));
+    // 1000/s at 3.5 ms wants 4.
+    Decision d = policy.decide(GRAPH, window(1000, 3.5, 0, 1, policy.options()), three);
+    assertEquals(3, target(d));
+    assertTrue(codes(d).contains(ReasonCode.SLOT_LIMIT), codes(d).toString());
+    assertTrue(
+        d.vertex("w").orElseThrow().reasons().stream()
+            .anyMatch(
+                r ->
+                    r.message()
+                        .equals("wants 4; the job can get 3 slots (" + three.source() + ")")));
+    policy.rescaleApplied();
+    clock.advance(Duration.ofSeconds(30));
+    Decision held = policy.decide(GRAPH, window(1000, 3.5, 0, 3, policy.options()), three);
+    assertEquals(ReasonCode.SLOT_LIMIT, holdCode(held));
+    clock.advance(Duration.ofSeconds(30));
+    Decision unknown =
+        policy.decide(GRAPH, window(1000, 3.5, 0, 3, policy.options()), SlotCapacity.unknown());
+    assertEquals(4, target(unknown), "with the slots unknown, no cap");
+  }
+
+  @Test
   void learnedCostCurveConvergesWherePlainDs2Creeps() {
     // 1000/s at 6 ms with cost +10 % per extra instance: the oracle is 14
     // (6 x 0.9 / (1 - 0.6) = 13.5). Plain DS2 would go 1 -> 6 -> 9 -> 11 -> 12 -> 13 -> 14.

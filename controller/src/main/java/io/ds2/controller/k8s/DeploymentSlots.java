@@ -1,0 +1,38 @@
+package io.ds2.controller.k8s;
+
+import io.ds2.model.policy.SlotCapacity;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.util.function.Supplier;
+
+/** How many slots a Flink resource's job can get, as its spec and its cluster say. */
+final class DeploymentSlots {
+  private DeploymentSlots() {}
+
+  /**
+   * A FlinkDeployment in standalone mode runs the task managers its spec names and no more; in
+   * native mode the Flink operator starts as many as the parallelism needs (unknown: no limit
+   * here). A session job gets what its session cluster has free ({@code clusterSlots}).
+   */
+  static SlotCapacity of(GenericKubernetesResource r, Supplier<SlotCapacity> clusterSlots) {
+    if ("FlinkSessionJob".equals(r.getKind())) {
+      return clusterSlots.get();
+    }
+    if (!"standalone".equalsIgnoreCase(FlinkKinds.string(r, "spec", "mode").orElse("native"))) {
+      return SlotCapacity.unknown();
+    }
+    try {
+      int replicas =
+          Integer.parseInt(FlinkKinds.string(r, "spec", "taskManager", "replicas").orElse("1"));
+      Object perTm = FlinkKinds.flinkConfiguration(r).get("taskmanager.numberOfTaskSlots");
+      int slots = perTm == null ? 1 : Integer.parseInt(perTm.toString().trim());
+      return SlotCapacity.of(
+          replicas * slots,
+          "standalone mode: spec.taskManager.replicas "
+              + replicas
+              + " x taskmanager.numberOfTaskSlots "
+              + slots);
+    } catch (NumberFormatException e) {
+      return SlotCapacity.unknown();
+    }
+  }
+}
