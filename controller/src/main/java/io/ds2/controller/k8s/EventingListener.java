@@ -17,6 +17,8 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Turns the loop's events into Kubernetes events on the resource, and keeps the last decision as
@@ -29,7 +31,9 @@ final class EventingListener implements LoopListener {
           ReasonCode.LIMITED_BY_MAX_PARALLELISM_OPTION,
           ReasonCode.LIMITED_BY_VERTEX_MAX_PARALLELISM,
           ReasonCode.SCALING_NOT_PAYING_OFF,
-          ReasonCode.SOURCE_SPLIT_LIMIT);
+          ReasonCode.SOURCE_SPLIT_LIMIT,
+          ReasonCode.SLOT_LIMIT);
+  private static final Logger LOG = LoggerFactory.getLogger(EventingListener.class);
   private static final ObjectMapper JSON = new ObjectMapper();
   private final Supplier<GenericKubernetesResource> current;
   private final ResourceAnnotations annotations;
@@ -55,6 +59,8 @@ final class EventingListener implements LoopListener {
       return;
     }
     String line = DecisionSummary.decision(d, mode);
+    // One line per decision in the operator's log: what a platform team greps for first.
+    LOG.info("{}/{}: {}", r.getMetadata().getNamespace(), r.getMetadata().getName(), line.strip());
     if (d.action() instanceof Action.Rescale && mode != Mode.ACT) {
       events.normal(r, Reason.ScalingRecommended, line);
     }
@@ -110,6 +116,7 @@ final class EventingListener implements LoopListener {
       return;
     }
     String line = DecisionSummary.rescale(outcome).strip();
+    LOG.info("{}/{}: {}", r.getMetadata().getNamespace(), r.getMetadata().getName(), line);
     if (outcome instanceof RescaleOutcome.Applied) {
       events.normal(r, Reason.ScalingApplied, line);
     } else if (outcome instanceof RescaleOutcome.NotApplied n

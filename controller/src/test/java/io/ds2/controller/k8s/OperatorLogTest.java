@@ -1,0 +1,84 @@
+package io.ds2.controller.k8s;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ds2.model.options.Ds2Options;
+import io.ds2.testkit.FakeJob;
+import io.ds2.testkit.FluidJob;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The operator's log says what it decides and does: one INFO line per decision and per rescale,
+ * naming the resource, as the decision summary prints it.
+ */
+@EnableKubernetesMockClient(crud = true)
+class OperatorLogTest {
+  KubernetesMockServer server;
+  KubernetesClient client;
+
+  @Test
+  void oneLinePerDecisionAndPerRescaleNamingTheResource() {
+    OperatorTestSupport.registerKinds(server);
+    OperatorTestSupport.create(
+        client,
+        "orders",
+        Map.of(
+            JobSettings.AUTOSCALING,
+            "enabled",
+            "ds2.io/window",
+            "2s",
+            "ds2.io/warm-up",
+            "0s",
+            "ds2.io/sample-interval",
+            "200ms",
+            "ds2.io/activation",
+            "1"),
+        Map.of(),
+        Map.of());
+    FakeJob job =
+        new FakeJob(
+            "job",
+            Clock.systemUTC(),
+            300,
+            List.of(
+                new FluidJob.Stage("s", "Source: In", 0, 1),
+                new FluidJob.Stage("p", "Parse", 0.0111, 1),
+                new FluidJob.Stage("k", "Sink", 0.008, 0)));
+    PrintStream err = System.err;
+    ByteArrayOutputStream log = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
+    try (Ds2Operator ds2 =
+        new Ds2Operator(
+                client,
+                List.of(OperatorTestSupport.NS),
+                Ds2Options.defaults(),
+                new EventRecorder(client, Clock.systemUTC(), Duration.ofMinutes(30)),
+                new OperatorMetrics())
+            .withEnds(
+                (r, settings, current, resource) ->
+                    new JobEnds.Opened(job, job, Optional.empty(), () -> {}))) {
+      ds2.start();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> log.toString(StandardCharsets.UTF_8).contains("/orders: applied"));
+    } finally {
+      System.setErr(err);
+    }
+    String text = log.toString(StandardCharsets.UTF_8);
+    String prefix = "INFO io.ds2.controller.k8s.EventingListener - " + OperatorTestSupport.NS;
+    assertTrue(text.contains(prefix + "/orders: RESCALE Parse 1->4"), text);
+    assertTrue(text.contains(prefix + "/orders: applied: job runs at the new parallelism"), text);
+  }
+}
