@@ -32,9 +32,10 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 - apiGroups: ["flink.apache.org"]
   resources: ["flinkdeployments", "flinksessionjobs"]
   verbs: ["get", "list", "watch", "patch"]
+# Events are counted as Kubernetes does: created once, then patched (fabric8 reads before it patches).
 - apiGroups: [""]
   resources: ["events"]
-  verbs: ["create", "patch"]
+  verbs: ["create", "get", "patch"]
 {{- with .Values.flinkAccess.credentialsSecret }}
 # The Flink credentials of each namespace: that one Secret, by name, read only.
 - apiGroups: [""]

@@ -1,10 +1,14 @@
 package io.ds2.controller.k8s;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,9 +19,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Kubernetes events on a Flink resource with ds2's own reasons, de-duplicated: the same reason and
- * message on the same resource is emitted at most once per interval. What de-duplication remembers
- * is bounded: entries older than the interval are dropped, and a deleted resource's at once.
+ * Kubernetes events on a Flink resource with ds2's own reasons, counted as Kubernetes does: one
+ * event per resource, type and reason within the interval, whose count, last timestamp and message
+ * follow each occurrence (a message that changes, say with a time in it, does not make a new event;
+ * a second rescale within minutes shows as count 2). A repeat of the same message is written at
+ * most once a minute, its count carried by the next write. What is remembered is bounded: entries
+ * older than the interval are dropped, and a deleted resource's at once.
  */
 public final class EventRecorder {
   public static final String COMPONENT = "ds2";
@@ -49,7 +56,26 @@ public final class EventRecorder {
   private final KubernetesClient client;
   private final Clock clock;
   private final Duration dedupe;
-  private final Map<String, Instant> lastSent = new ConcurrentHashMap<>();
+
+  /** The event written for one resource, type and reason, and what it has counted. */
+  private static final class Counted {
+    final String name;
+    Instant written;
+    String message;
+    int count;
+
+    Counted(String name, Instant written, String message) {
+      this.name = name;
+      this.written = written;
+      this.message = message;
+      this.count = 1;
+    }
+  }
+
+  /** How often a repeat of the same message is written at most; its count goes with the next. */
+  private static final Duration REPEAT_WRITE = Duration.ofMinutes(1);
+
+  private final Map<String, Counted> lastSent = new ConcurrentHashMap<>();
   private volatile Instant lastPruned = Instant.MIN;
 
   public EventRecorder(KubernetesClient client, Clock clock, Duration dedupe) {
@@ -71,7 +97,7 @@ public final class EventRecorder {
     lastSent.keySet().removeIf(k -> k.startsWith(uid + "|"));
   }
 
-  /** How many (resource, reason, message) entries de-duplication remembers now. */
+  /** How many (resource, type, reason) entries de-duplication remembers now. */
   public int remembered() {
     return lastSent.size();
   }
@@ -82,26 +108,79 @@ public final class EventRecorder {
       return;
     }
     lastPruned = now;
-    lastSent.values().removeIf(sent -> !now.isBefore(sent.plus(dedupe)));
+    lastSent.values().removeIf(sent -> !now.isBefore(sent.written.plus(dedupe)));
   }
 
   private static final Duration PRUNE_EVERY = Duration.ofMinutes(1);
 
   private void emit(GenericKubernetesResource on, String type, Reason reason, String message) {
-    String key = on.getMetadata().getUid() + "|" + reason + "|" + message;
+    String key = on.getMetadata().getUid() + "|" + type + "|" + reason;
     Instant now = clock.instant();
     prune(now);
-    Instant last = lastSent.get(key);
-    if (last != null && now.isBefore(last.plus(dedupe))) {
-      return;
-    }
-    lastSent.put(key, now);
     String text = message.length() > 1000 ? message.substring(0, 997) + "..." : message;
+    LOG.info(
+        "{} {} {}/{}: {}",
+        type,
+        reason,
+        on.getMetadata().getNamespace(),
+        on.getMetadata().getName(),
+        text);
+    synchronized (lastSent) {
+      Counted c = lastSent.get(key);
+      if (c != null && now.isBefore(c.written.plus(dedupe))) {
+        c.count++;
+        boolean same = c.message.equals(text);
+        if (same && now.isBefore(c.written.plus(REPEAT_WRITE))) {
+          return; // counted; written with the next occurrence
+        }
+        c.message = text;
+        if (recount(on, c, now)) {
+          return;
+        }
+      }
+      String name = on.getMetadata().getName() + "." + UUID.randomUUID().toString().substring(0, 8);
+      if (create(on, type, reason, text, name, now)) {
+        lastSent.put(key, new Counted(name, now, text));
+      }
+    }
+  }
+
+  /** Updates the event's count, message and last timestamp; false if it is gone (expired). */
+  private boolean recount(GenericKubernetesResource on, Counted c, Instant now) {
+    ObjectNode patch = JsonNodeFactory.instance.objectNode();
+    patch.put("count", c.count);
+    patch.put("message", c.message);
+    patch.put("lastTimestamp", now.toString());
+    try {
+      client
+          .v1()
+          .events()
+          .inNamespace(on.getMetadata().getNamespace())
+          .withName(c.name)
+          .patch(PatchContext.of(PatchType.JSON_MERGE), patch.toString());
+      c.written = now;
+      return true;
+    } catch (KubernetesClientException ex) {
+      if (ex.getCode() == 404) {
+        return false; // the API server expired it: a new one starts the count again
+      }
+      LOG.warn(
+          "cannot update event {} on {}: {}", c.name, on.getMetadata().getName(), ex.getMessage());
+      return true; // counted; the next occurrence tries again
+    }
+  }
+
+  private boolean create(
+      GenericKubernetesResource on,
+      String type,
+      Reason reason,
+      String text,
+      String name,
+      Instant now) {
     Event e =
         new EventBuilder()
             .withNewMetadata()
-            .withName(
-                on.getMetadata().getName() + "." + UUID.randomUUID().toString().substring(0, 8))
+            .withName(name)
             .withNamespace(on.getMetadata().getNamespace())
             .endMetadata()
             .withNewInvolvedObject()
@@ -124,17 +203,12 @@ public final class EventRecorder {
             .build();
     try {
       client.v1().events().inNamespace(on.getMetadata().getNamespace()).resource(e).create();
+      return true;
     } catch (KubernetesClientException ex) {
       // An event that cannot be written must not stop the loop; the log keeps it.
       LOG.warn(
           "cannot write event {} on {}: {}", reason, on.getMetadata().getName(), ex.getMessage());
+      return false;
     }
-    LOG.info(
-        "{} {} {}/{}: {}",
-        type,
-        reason,
-        on.getMetadata().getNamespace(),
-        on.getMetadata().getName(),
-        text);
   }
 }
