@@ -6,6 +6,7 @@ import io.ds2.controller.k8s.FlinkEndpoints;
 import io.ds2.controller.k8s.HealthServer;
 import io.ds2.controller.k8s.LeaderElectedOperator;
 import io.ds2.controller.k8s.OperatorMetrics;
+import io.ds2.controller.k8s.RecordingDir;
 import io.ds2.model.options.Ds2Options;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -100,6 +101,25 @@ final class OperatorCommand implements Callable<Integer>, ScalingFlags.Taker {
   Path recordDir;
 
   @Option(
+      names = "--record-keep",
+      paramLabel = "N",
+      description =
+          "Recordings kept per job in --record-dir; the oldest is deleted as a new one starts."
+              + " Default: "
+              + Ds2Operator.DEFAULT_RECORDINGS_KEPT
+              + ".")
+  int recordKeep = Ds2Operator.DEFAULT_RECORDINGS_KEPT;
+
+  @Option(
+      names = "--record-file-mb",
+      paramLabel = "MB",
+      description =
+          "A recording continues in a new file after this many MB (uncompressed). Default: "
+              + (Ds2Operator.DEFAULT_RECORDING_BYTES >> 20)
+              + ".")
+  int recordFileMb = (int) (Ds2Operator.DEFAULT_RECORDING_BYTES >> 20);
+
+  @Option(
       names = "--loop-threads",
       paramLabel = "N",
       description =
@@ -158,6 +178,9 @@ final class OperatorCommand implements Callable<Integer>, ScalingFlags.Taker {
     if (recordDir != null && !(Files.isDirectory(recordDir) && Files.isWritable(recordDir))) {
       throw new UsageException("--record-dir: " + recordDir + " is not a writable directory");
     }
+    if (recordKeep < 1 || recordFileMb < 1) {
+      throw new UsageException("--record-keep and --record-file-mb must be at least 1");
+    }
     PrintWriter out = spec.commandLine().getOut();
     try (KubernetesClient client = new KubernetesClientBuilder().build();
         GracefulStop stop = new GracefulStop()) {
@@ -171,7 +194,10 @@ final class OperatorCommand implements Callable<Integer>, ScalingFlags.Taker {
                     new Ds2Operator(client, namespaces, defaults, events, metrics)
                         .withEndpoints(endpoints)
                         .withThreads(loopThreads);
-                return recordDir == null ? o : o.recordingTo(recordDir);
+                return recordDir == null
+                    ? o
+                    : o.recordingTo(
+                        new RecordingDir(recordDir, (long) recordFileMb << 20, recordKeep));
               },
               new LeaderElectedOperator.Lease(
                   leaseNamespace,

@@ -41,7 +41,7 @@ public final class Ds2Operator implements AutoCloseable {
   private final OperatorMetrics metrics;
   private final Map<String, ManagedJob> jobs = new ConcurrentHashMap<>();
   private final List<SharedIndexInformer<GenericKubernetesResource>> informers = new ArrayList<>();
-  private Optional<Path> recordDir = Optional.empty();
+  private Optional<RecordingDir> recordDir = Optional.empty();
   private FlinkEndpoints endpoints = FlinkEndpoints.ownServicesOnly();
   private int threads = DEFAULT_THREADS;
   private Clock clock = Clock.systemUTC();
@@ -76,14 +76,25 @@ public final class Ds2Operator implements AutoCloseable {
   }
 
   /**
-   * Records every managed job's polls, decisions and rescales into {@code dir}, one file per loop
-   * start ({@code namespace_name_time.jsonl.gz}), for {@code ds2 whatif}. Call before {@link
-   * #start}.
+   * Records every managed job's polls, decisions and rescales for {@code ds2 whatif}, one file per
+   * loop start and rotation ({@code namespace_name_time.jsonl.gz}), at most a number per job, best
+   * effort. Call before {@link #start}.
    */
-  public Ds2Operator recordingTo(Path dir) {
+  public Ds2Operator recordingTo(RecordingDir dir) {
     this.recordDir = Optional.of(dir);
     return this;
   }
+
+  /** As {@link #recordingTo(RecordingDir)}, with the default limits (tests, benchmarks). */
+  public Ds2Operator recordingTo(Path dir) {
+    return recordingTo(new RecordingDir(dir, DEFAULT_RECORDING_BYTES, DEFAULT_RECORDINGS_KEPT));
+  }
+
+  /** A file is rotated after this many bytes (uncompressed; about a day of a 10-vertex job). */
+  public static final long DEFAULT_RECORDING_BYTES = 64L << 20;
+
+  /** Files kept per job: two weeks of daily files. */
+  public static final int DEFAULT_RECORDINGS_KEPT = 14;
 
   /** How many threads step the managed jobs. Call before {@link #start}. */
   public Ds2Operator withThreads(int threads) {

@@ -1,6 +1,7 @@
 package io.ds2.controller.k8s;
 
 import io.ds2.controller.recording.LiveRecording;
+import io.ds2.controller.recording.RecordingWriter;
 import io.ds2.flink.ClusterSlots;
 import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.FlinkRestClient.ResponseText;
@@ -10,11 +11,10 @@ import io.ds2.flink.JobSampler;
 import io.ds2.flink.RestAccess;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.dsl.Resource;
-import java.nio.file.Path;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -24,12 +24,13 @@ import java.util.function.Supplier;
  * of everything the loop sees.
  */
 final class RestEnds implements JobEnds {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RestEnds.class);
   private static final Duration RESCALE_POLL = Duration.ofMillis(500);
   private final NamespaceCredentials credentials;
-  private final Optional<Path> recordDir;
+  private final Optional<RecordingDir> recordDir;
   private final Clock clock;
 
-  RestEnds(NamespaceCredentials credentials, Optional<Path> recordDir, Clock clock) {
+  RestEnds(NamespaceCredentials credentials, Optional<RecordingDir> recordDir, Clock clock) {
     this.credentials = credentials;
     this.recordDir = recordDir;
     this.clock = clock;
@@ -68,23 +69,27 @@ final class RestEnds implements JobEnds {
     if (recordDir.isEmpty()) {
       return new Opened(sampler, actuator, Optional.empty(), () -> {});
     }
-    String stamp =
-        DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
-            .withZone(ZoneOffset.UTC)
-            .format(clock.instant());
-    Path file =
-        recordDir
-            .get()
-            .resolve(
-                r.getMetadata().getNamespace()
-                    + "_"
-                    + r.getMetadata().getName()
-                    + "_"
-                    + stamp
-                    + ".jsonl.gz");
+    // Best effort: a recording that cannot be written (a full disk) stops; the loop goes on.
+    String job = r.getMetadata().getNamespace() + "/" + r.getMetadata().getName();
+    RecordingDir dir = recordDir.get();
+    RecordingWriter writer;
+    try {
+      writer =
+          RecordingWriter.rotating(
+              () -> dir.next(r.getMetadata().getNamespace(), r.getMetadata().getName(), clock),
+              dir.maxFileBytes(),
+              why -> LOG.warn("{}: {}", job, why));
+    } catch (IOException | UncheckedIOException e) {
+      LOG.warn(
+          "{}: cannot start a recording in {}: {}; scaling goes on",
+          job,
+          dir.dir(),
+          e.getMessage());
+      return new Opened(sampler, actuator, Optional.empty(), () -> {});
+    }
     LiveRecording recording =
         LiveRecording.start(
-            file,
+            writer,
             rest,
             sampler,
             sampler.topology(),

@@ -56,6 +56,22 @@ public final class LiveRecording implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create recording " + path + ": " + e, e);
     }
+    return start(writer, client, live, topology, interval, options, sourceSplits, clock);
+  }
+
+  /**
+   * As {@link #start(Path, FlinkRestClient, MetricSource, JobTopology, Duration, Map, Map, Clock)},
+   * into a writer made by the caller (the operator's rotating one).
+   */
+  public static LiveRecording start(
+      RecordingWriter writer,
+      FlinkRestClient client,
+      MetricSource live,
+      JobTopology topology,
+      Duration interval,
+      Map<String, String> options,
+      Map<String, Integer> sourceSplits,
+      Clock clock) {
     ObjectNode config = RecordingFormat.MAPPER.createObjectNode();
     config.put("ds2Version", "0.1.0");
     options.forEach(config.putObject("options")::put);

@@ -182,4 +182,27 @@ class RescalesOnRealApiServerTest extends RealApiServerBase {
     assertEquals(1, reReads.get());
     assertEquals(theirs, FlinkKinds.flinkConfiguration(resource.get()).get(FlinkKinds.OVERRIDES));
   }
+
+  /**
+   * The recordings directory cannot hold a file (here it is not a directory; a full disk does the
+   * same): the operator records nothing for that job and scales it all the same. Before, the
+   * failure ended every start of the job's loop, and the job was never scaled.
+   */
+  @Test
+  void aRecordingThatCannotBeWrittenDoesNotStopScaling() throws Exception {
+    FluidJob job = job();
+    deployment("unrecorded", job, annotations(Map.of()), Map.of());
+    java.nio.file.Path notADirectory = java.nio.file.Files.createTempFile("ds2-recordings", "");
+    try (StandInFlinkOperator stand = flinkOperator(job);
+        Ds2Operator ds2 = operator(chartServiceAccount()).recordingTo(notADirectory)) {
+      ds2.start();
+      await()
+          .atMost(RealKubernetes.PATIENCE)
+          .until(
+              () ->
+                  job.parallelism().get(parse(job)) == 4 && job.parallelism().get(sink(job)) == 3);
+    } finally {
+      java.nio.file.Files.deleteIfExists(notADirectory);
+    }
+  }
 }
