@@ -16,10 +16,13 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** Every row of docs/FAULTS.md names tests, and every test it names exists. */
+/**
+ * Every row of docs/FAULTS.md names tests; every test it names exists, runs (annotated as a test,
+ * not disabled), and where the row says it runs on the real API server, its class does.
+ */
 class FaultTableTest {
   private static final Path ROOT = Path.of("..");
-  private static final Pattern TEST = Pattern.compile("`(\\w+Test)#(\\w+)`");
+  private static final Pattern TEST = Pattern.compile("`(\\w+Test)#(\\w+)`( \\(real server)?");
 
   @Test
   void everyRowNamesTestsThatExist() throws IOException {
@@ -41,19 +44,42 @@ class FaultTableTest {
             .toList();
     assertTrue(rows.size() >= 25, "rows: " + rows.size());
     List<String> missing = new ArrayList<>();
+    List<String> notRun = new ArrayList<>();
+    List<String> notOnTheServer = new ArrayList<>();
     for (String row : rows) {
       Matcher m = TEST.matcher(row);
       boolean any = false;
       while (m.find()) {
         any = true;
         Path file = testFiles.get(m.group(1));
-        if (file == null || !Files.readString(file).matches("(?s).*void " + m.group(2) + "\\(.*")) {
-          missing.add(m.group(1) + "#" + m.group(2));
+        String name = m.group(1) + "#" + m.group(2);
+        if (file == null) {
+          missing.add(name);
+          continue;
+        }
+        String source = Files.readString(file);
+        int at = source.indexOf("void " + m.group(2) + "(");
+        if (at < 0) {
+          missing.add(name);
+          continue;
+        }
+        String before = source.substring(Math.max(0, at - 1200), at);
+        String annotations = before.substring(Math.max(before.lastIndexOf("}"), 0));
+        if (!(annotations.contains("@Test") || annotations.contains("@Property"))
+            || annotations.contains("@Disabled")) {
+          notRun.add(name);
+        }
+        if (m.group(3) != null
+            && !(source.contains("@Tag(\"kube-apiserver\")")
+                || source.contains("extends RealApiServerBase"))) {
+          notOnTheServer.add(name);
         }
       }
       assertTrue(any, "a row without a test: " + row);
     }
     assertEquals(List.of(), missing, "tests named in docs/FAULTS.md that do not exist");
+    assertEquals(List.of(), notRun, "tests named in docs/FAULTS.md that do not run");
+    assertEquals(List.of(), notOnTheServer, "tests said to run on the real API server that do not");
     assertFalse(testFiles.isEmpty());
   }
 }

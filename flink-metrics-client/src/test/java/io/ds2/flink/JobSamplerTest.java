@@ -97,6 +97,26 @@ class JobSamplerTest {
     assertEquals(1000, s.runningSince().toEpochMilli());
   }
 
+  /**
+   * Flink answers for subtask 0 of Work only (subtask 1's task manager has not reported yet): the
+   * sample still has both subtasks, and every counter of subtask 1 is missing, never 0, so no
+   * window is made of it (WindowBuilder refuses a missing counter, naming vertex and subtask).
+   */
+  @Test
+  void aSubtaskMissingFromFlinksAnswerIsMissingNeverZero() {
+    bodies.put(
+        "/jobs/j/vertices/w/metrics",
+        "[{\"id\":\"0.numRecordsIn\",\"value\":\"100\"},"
+            + "{\"id\":\"0.accumulateBusyTimeMs\",\"value\":\"250\"}]");
+    JobTopology t = sampler.topology();
+    JobSample s = sampler.sample(t.graph());
+    assertEquals(2, s.vertices().get("w").subtasks().size());
+    SubtaskSample w1 = s.vertices().get("w").subtasks().get(1);
+    assertTrue(w1.recordsIn().isEmpty());
+    assertTrue(w1.busyTimeMs().isEmpty());
+    assertTrue(w1.recordsOut().isEmpty());
+  }
+
   @Test
   void nonNumericValueIsMalformedAndNamesTheMetric() {
     bodies.put("/jobs/j/vertices/w/metrics", "[{\"id\":\"0.numRecordsIn\",\"value\":\"lots\"}]");

@@ -153,6 +153,44 @@ class RealApiServerTest extends RealApiServerBase {
     }
   }
 
+  /**
+   * The API server goes down and comes back (every watch closed, every connection dropped): the
+   * informers open their watches again, and an annotation change and a deletion made afterwards
+   * still reach the operator.
+   */
+  @Test
+  void watchesTheServerDroppedAreOpenedAgainAndChangesStillArrive() throws Exception {
+    FluidJob job = job();
+    Map<String, String> advisor = new HashMap<>(annotations(Map.of()));
+    advisor.put(JobSettings.AUTOSCALING, "advisor");
+    deployment("watched", job, advisor, Map.of());
+    String uid = OperatorTestSupport.get(kube.admin(), "watched").getMetadata().getUid();
+    try (Ds2Operator ds2 = operator(chartServiceAccount())) {
+      ds2.start();
+      await().atMost(RealKubernetes.PATIENCE).until(() -> ds2.managed() == 1);
+      ManagedJob first = ds2.job(uid).orElseThrow();
+      kube.restartApiServer();
+      kube.admin()
+          .genericKubernetesResources(FlinkKinds.DEPLOYMENT)
+          .inNamespace(NS)
+          .withName("watched")
+          .edit(
+              r -> {
+                r.getMetadata().getAnnotations().put(JobSettings.AUTOSCALING, "enabled");
+                return r;
+              });
+      await()
+          .atMost(RealKubernetes.PATIENCE)
+          .until(() -> ds2.job(uid).map(j -> j != first).orElse(false));
+      kube.admin()
+          .genericKubernetesResources(FlinkKinds.DEPLOYMENT)
+          .inNamespace(NS)
+          .withName("watched")
+          .delete();
+      await().atMost(RealKubernetes.PATIENCE).until(() -> ds2.managed() == 0);
+    }
+  }
+
   @Test
   void theServiceAccountCannotWriteStatusNorReadSecrets() {
     FluidJob job = job();

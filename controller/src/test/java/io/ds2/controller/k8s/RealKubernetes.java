@@ -38,6 +38,7 @@ final class RealKubernetes implements AutoCloseable {
   private final String url;
   private final KubernetesClient admin;
   private final List<KubernetesClient> clients = new ArrayList<>();
+  private String[] apiServer;
 
   private RealKubernetes(Path dir, String url, KubernetesClient admin) {
     this.dir = dir;
@@ -85,25 +86,25 @@ final class RealKubernetes implements AutoCloseable {
               "--listen-peer-urls=http://127.0.0.1:" + peerPort,
               "--initial-advertise-peer-urls=http://127.0.0.1:" + peerPort,
               "--initial-cluster=default=http://127.0.0.1:" + peerPort));
-      started.add(
-          launch(
-              dir,
-              "kube-apiserver",
-              bin.resolve("kube-apiserver").toString(),
-              "--etcd-servers=http://127.0.0.1:" + etcdPort,
-              "--bind-address=127.0.0.1",
-              "--secure-port=" + apiPort,
-              "--cert-dir=" + dir.resolve("certs"),
-              "--authorization-mode=RBAC",
-              "--token-auth-file=" + dir.resolve("tokens.csv"),
-              "--service-account-issuer=https://kubernetes.default.svc",
-              "--service-account-key-file=" + dir.resolve("sa.pub"),
-              "--service-account-signing-key-file=" + dir.resolve("sa.key"),
-              "--service-cluster-ip-range=10.0.0.0/24"));
+      String[] apiServer = {
+        bin.resolve("kube-apiserver").toString(),
+        "--etcd-servers=http://127.0.0.1:" + etcdPort,
+        "--bind-address=127.0.0.1",
+        "--secure-port=" + apiPort,
+        "--cert-dir=" + dir.resolve("certs"),
+        "--authorization-mode=RBAC",
+        "--token-auth-file=" + dir.resolve("tokens.csv"),
+        "--service-account-issuer=https://kubernetes.default.svc",
+        "--service-account-key-file=" + dir.resolve("sa.pub"),
+        "--service-account-signing-key-file=" + dir.resolve("sa.key"),
+        "--service-cluster-ip-range=10.0.0.0/24"
+      };
+      started.add(launch(dir, "kube-apiserver", apiServer));
       String url = "https://127.0.0.1:" + apiPort;
       KubernetesClient admin = client(url, ADMIN_TOKEN);
       k = new RealKubernetes(dir, url, admin);
       k.processes.addAll(started);
+      k.apiServer = apiServer;
       k.awaitReady();
       return k;
     } catch (Exception | Error e) {
@@ -230,8 +231,19 @@ final class RealKubernetes implements AutoCloseable {
   private static Process launch(Path dir, String name, String... command) throws IOException {
     return new ProcessBuilder(command)
         .redirectErrorStream(true)
-        .redirectOutput(dir.resolve(name + ".log").toFile())
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve(name + ".log").toFile()))
         .start();
+  }
+
+  /**
+   * Kills kube-apiserver (as a crash or a node loss would: every connection, every watch, dropped)
+   * and starts it again on the same port and etcd; returns once it is ready. Tokens stay valid.
+   */
+  synchronized void restartApiServer() throws Exception {
+    Process old = processes.get(1);
+    old.destroyForcibly().waitFor();
+    processes.set(1, launch(dir, "kube-apiserver", apiServer));
+    awaitReady();
   }
 
   private static int freePort() throws IOException {

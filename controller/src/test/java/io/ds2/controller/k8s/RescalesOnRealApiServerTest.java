@@ -205,4 +205,31 @@ class RescalesOnRealApiServerTest extends RealApiServerBase {
       java.nio.file.Files.deleteIfExists(notADirectory);
     }
   }
+
+  /**
+   * The Flink operator's own autoscaler is on for a job ds2 would scale (Parse needs 4): ds2 says
+   * what it would do and why it does not, and patches nothing.
+   */
+  @Test
+  void withTheBuiltInAutoscalerOnDs2OnlyAdvisesWhatItWouldDo() {
+    FluidJob job = job();
+    deployment("builtin", job, annotations(Map.of()), Map.of("job.autoscaler.enabled", "true"));
+    long generation =
+        OperatorTestSupport.get(kube.admin(), "builtin").getMetadata().getGeneration();
+    try (StandInFlinkOperator stand = flinkOperator(job);
+        Ds2Operator ds2 = operator(chartServiceAccount())) {
+      ds2.start();
+      await()
+          .atMost(RealKubernetes.PATIENCE)
+          .until(
+              () ->
+                  events("builtin", "ScalingRecommended").stream()
+                      .anyMatch(e -> e.getMessage().contains("Parse 1->4")));
+    }
+    assertFalse(events("builtin", "ConflictingAutoscaler").isEmpty());
+    GenericKubernetesResource r = OperatorTestSupport.get(kube.admin(), "builtin");
+    assertEquals(generation, r.getMetadata().getGeneration(), "no patch");
+    assertFalse(FlinkKinds.flinkConfiguration(r).containsKey(FlinkKinds.OVERRIDES));
+    assertEquals(1, job.parallelism().get(parse(job)));
+  }
 }
