@@ -90,15 +90,23 @@ final class SettledRun {
               JobSampler.Reads.FRESH,
               Sleeper.SYSTEM);
       double demand = spec.baseRate();
-      // Settled: the last two decisions held.
-      await()
-          .atMost(SETTLE)
-          .pollInterval(Duration.ofSeconds(5))
-          .until(() -> lastDecisionsHeld(log, 2));
-      JobGraph graph = sampler.topology().graph();
-      JobSample start = sampler.sample(graph);
-      Thread.sleep(MEASURE.toMillis()); // the measurement itself: 60 s of counters
-      JobSample end = sampler.sample(graph);
+      // Settled: the last two decisions held. The 60 s measured start at the first of them (the
+      // job already runs in what turns out to be its final configuration) and count only if the
+      // next decision, made meanwhile, held too and nothing was rescaled; else measure again.
+      long deadline = System.nanoTime() + SETTLE.toNanos();
+      JobGraph graph;
+      JobSample start;
+      JobSample end;
+      do {
+        await()
+            .atMost(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())))
+            .pollInterval(Duration.ofSeconds(1))
+            .until(() -> lastDecisionsHeld(log, 1));
+        graph = sampler.topology().graph();
+        start = sampler.sample(graph);
+        Thread.sleep(MEASURE.toMillis()); // the measurement itself: 60 s of counters
+        end = sampler.sample(graph);
+      } while (!(lastDecisionsHeld(log, 2) && sameParallelism(start, end)));
       ds2.interrupt();
       ds2.join(Duration.ofSeconds(60).toMillis());
       assertEquals(ExitCodes.OK, done.get().exitCode(), done.get().err());
@@ -129,6 +137,16 @@ final class SettledRun {
       System.out.println(spec.name() + ": " + r);
       return r;
     }
+  }
+
+  private static boolean sameParallelism(JobSample a, JobSample b) {
+    return a.vertices().keySet().equals(b.vertices().keySet())
+        && a.vertices().values().stream()
+            .allMatch(
+                v ->
+                    b.vertex(v.vertexId())
+                        .map(w -> w.parallelism() == v.parallelism())
+                        .orElse(false));
   }
 
   private static double busiest(VertexSample a, VertexSample b) {
