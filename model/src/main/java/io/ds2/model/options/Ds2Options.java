@@ -31,6 +31,8 @@ import java.util.function.Function;
  *     sub-linear and the learned curve is used
  * @param rescaleTimeout how long a rescale may take to show in the job before it counts as unmet
  * @param rescaleBackoff how long to wait after an unmet rescale before trying again
+ * @param maxSlots the most task slots the job may use, if set (a quota, a cluster share); the slots
+ *     the cluster reports cap it further
  */
 public record Ds2Options(
     Duration window,
@@ -48,7 +50,8 @@ public record Ds2Options(
     boolean alignKeyed,
     double efficiencyTolerance,
     Duration rescaleTimeout,
-    Duration rescaleBackoff) {
+    Duration rescaleBackoff,
+    OptionalInt maxSlots) {
 
   public static final String WINDOW = "window";
   public static final String WARM_UP = "warm-up";
@@ -56,6 +59,7 @@ public record Ds2Options(
   public static final String TARGET_UTILIZATION = "target-utilization";
   public static final String MIN_PARALLELISM = "min-parallelism";
   public static final String MAX_PARALLELISM = "max-parallelism";
+  public static final String MAX_SLOTS = "max-slots";
   public static final String CATCH_UP = "catch-up";
   public static final String ACTIVATION = "activation";
   public static final String SCALE_DOWN_DELAY = "scale-down-delay";
@@ -140,7 +144,12 @@ public record Ds2Options(
               RESCALE_BACKOFF,
               "10m",
               "After an unmet rescale, how long to wait before trying again; doubled"
-                  + " for each unmet rescale in a row, up to 8 times."));
+                  + " for each unmet rescale in a row, up to 8 times."),
+          spec(
+              MAX_SLOTS,
+              "none",
+              "Most task slots the job may use (its largest vertex parallelism, under slot"
+                  + " sharing); the slots the cluster reports cap it too."));
 
   private static OptionSpec spec(String name, String defaultValue, String meaning) {
     return new OptionSpec(name, defaultValue, meaning);
@@ -161,6 +170,10 @@ public record Ds2Options(
     Checks.range(MAX_STEP_DOWN, maxStepDown, 1, true, 1e6, "must be >= 1");
     Checks.range(MIN_PARALLELISM, minParallelism, 1, true, 1e9, "must be >= 1");
     Checks.range(ACTIVATION, activation, 1, true, 1000, "must be between 1 and 1000");
+    if (maxSlots.isPresent() && maxSlots.getAsInt() < 1) {
+      throw new InvalidOptionException(
+          MAX_SLOTS, String.valueOf(maxSlots.getAsInt()), "must be >= 1");
+    }
     if (maxParallelism.isPresent() && maxParallelism.getAsInt() < minParallelism) {
       throw new InvalidOptionException(
           MAX_PARALLELISM,
@@ -221,6 +234,7 @@ public record Ds2Options(
     m.put(EFFICIENCY_TOLERANCE, String.valueOf(efficiencyTolerance));
     m.put(RESCALE_TIMEOUT, Durations.format(rescaleTimeout));
     m.put(RESCALE_BACKOFF, Durations.format(rescaleBackoff));
+    m.put(MAX_SLOTS, maxSlots.isPresent() ? "" + maxSlots.getAsInt() : "none");
     return m;
   }
 
@@ -243,7 +257,8 @@ public record Ds2Options(
         parse(v, ALIGN_KEYED, Checks::parseBoolean),
         parse(v, EFFICIENCY_TOLERANCE, Double::parseDouble),
         parse(v, RESCALE_TIMEOUT, Durations::parse),
-        parse(v, RESCALE_BACKOFF, Durations::parse));
+        parse(v, RESCALE_BACKOFF, Durations::parse),
+        optional(v, MAX_SLOTS, Integer::parseInt).map(OptionalInt::of).orElse(OptionalInt.empty()));
   }
 
   private static <T> T parse(Map<String, String> values, String name, Function<String, T> f) {

@@ -185,7 +185,7 @@ public final class ScalingPolicy implements DecisionPolicy {
       changes =
           VertexTargets.changed(
               proposals, targets); // it may take a scale-down back: nothing changes
-      SlotLimit.apply(proposals, targets, extra, capacity);
+      SlotLimit.apply(proposals, targets, extra, capacity.min(configured()));
       changes = VertexTargets.changed(proposals, targets);
     }
     if (backoffUntil.isPresent() && now.isBefore(backoffUntil.get())) {
@@ -233,6 +233,12 @@ public final class ScalingPolicy implements DecisionPolicy {
     }
     return hold(
         now, estimate, proposals, extra, HoldReasons.code(extra), HoldReasons.message(extra));
+  }
+
+  private SlotCapacity configured() {
+    return options.maxSlots().isPresent()
+        ? SlotCapacity.of(options.maxSlots().getAsInt(), "max-slots")
+        : SlotCapacity.unknown();
   }
 
   /** The job now runs at the requested parallelism: a new operating point, start afresh. */

@@ -268,6 +268,19 @@ class ScalingPolicyTest {
   }
 
   @Test
+  void maxSlotsCapsLikeTheClustersSlotsAndTheSmallerFigureWins() {
+    ScalingPolicy policy = new ScalingPolicy(options("max-slots", "2"), clock);
+    clock.advance(Duration.ofSeconds(30));
+    Decision d =
+        policy.decide(
+            GRAPH, window(1000, 3.5, 0, 1, policy.options()), SlotCapacity.of(3, "the cluster"));
+    assertEquals(2, target(d));
+    assertTrue(
+        d.vertex("w").orElseThrow().reasons().stream()
+            .anyMatch(r -> r.message().equals("wants 4; the job can get 2 slots (max-slots)")));
+  }
+
+  @Test
   void learnedCostCurveConvergesWherePlainDs2Creeps() {
     // 1000/s at 6 ms with cost +10 % per extra instance: the oracle is 14
     // (6 x 0.9 / (1 - 0.6) = 13.5). Plain DS2 would go 1 -> 6 -> 9 -> 11 -> 12 -> 13 -> 14.
