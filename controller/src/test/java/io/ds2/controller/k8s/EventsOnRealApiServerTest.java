@@ -4,13 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.ds2.controller.k8s.EventRecorder.Reason;
 import io.ds2.testkit.FluidJob;
+import io.ds2.testkit.ManualClock;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -20,25 +19,7 @@ import org.junit.jupiter.api.Test;
  * one event per resource, type and reason, its count and message following each occurrence.
  */
 class EventsOnRealApiServerTest extends RealApiServerBase {
-  private Instant now = Instant.parse("2026-12-01T10:00:00Z");
-
-  private final Clock clock =
-      new Clock() {
-        @Override
-        public Instant instant() {
-          return now;
-        }
-
-        @Override
-        public java.time.ZoneId getZone() {
-          return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-          return this;
-        }
-      };
+  private final ManualClock clock = new ManualClock(Instant.parse("2026-12-01T10:00:00Z"));
 
   @Test
   void aSecondRescaleWithinMinutesCountsTwiceAndAChangingMessageMakesNoNewWarning() {
@@ -47,11 +28,11 @@ class EventsOnRealApiServerTest extends RealApiServerBase {
     KubernetesClient sa = chartServiceAccount();
     EventRecorder events = new EventRecorder(sa, clock, Duration.ofMinutes(30));
     events.normal(r, Reason.ScalingApplied, "Parse 1->4 applied after 12.0 s");
-    now = now.plusSeconds(20);
+    clock.advance(Duration.ofSeconds(20));
     events.normal(r, Reason.ScalingApplied, "Parse 4->6 applied after 11.0 s");
     for (int i = 0; i < 5; i++) {
-      now = now.plusSeconds(120);
-      events.warning(r, Reason.MetricsNotReady, "NaN busy time of Parse at " + now);
+      clock.advance(Duration.ofSeconds(120));
+      events.warning(r, Reason.MetricsNotReady, "NaN busy time of Parse at " + clock.instant());
     }
     List<Event> applied = events("counted", "ScalingApplied");
     assertEquals(1, applied.size(), applied.toString());
@@ -60,7 +41,7 @@ class EventsOnRealApiServerTest extends RealApiServerBase {
     List<Event> notReady = events("counted", "MetricsNotReady");
     assertEquals(1, notReady.size(), notReady.toString());
     assertEquals(5, notReady.get(0).getCount());
-    assertEquals("NaN busy time of Parse at " + now, notReady.get(0).getMessage());
+    assertEquals("NaN busy time of Parse at " + clock.instant(), notReady.get(0).getMessage());
   }
 
   @Test
@@ -70,10 +51,10 @@ class EventsOnRealApiServerTest extends RealApiServerBase {
     EventRecorder events = new EventRecorder(chartServiceAccount(), clock, Duration.ofMinutes(30));
     for (int i = 0; i < 6; i++) {
       events.warning(r, Reason.MetricsNotReady, "Flink did not answer");
-      now = now.plusSeconds(10);
+      clock.advance(Duration.ofSeconds(10));
     }
     assertEquals(1, events("repeated", "MetricsNotReady").get(0).getCount(), "not written yet");
-    now = now.plusSeconds(60);
+    clock.advance(Duration.ofSeconds(60));
     events.warning(r, Reason.MetricsNotReady, "Flink did not answer");
     assertEquals(7, events("repeated", "MetricsNotReady").get(0).getCount());
   }

@@ -3,18 +3,14 @@ package io.ds2.controller.k8s;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ds2.model.options.Ds2Options;
 import io.ds2.testkit.FakeJob;
-import io.ds2.testkit.FluidJob;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -47,28 +43,15 @@ class OperatorLogTest {
             "1"),
         Map.of(),
         Map.of());
-    FakeJob job =
-        new FakeJob(
-            "job",
-            Clock.systemUTC(),
-            300,
-            List.of(
-                new FluidJob.Stage("s", "Source: In", 0, 1),
-                new FluidJob.Stage("p", "Parse", 0.0111, 1),
-                new FluidJob.Stage("k", "Sink", 0.008, 0)));
+    FakeJob job = OperatorTestSupport.fakeJob();
     PrintStream err = System.err;
     ByteArrayOutputStream log = new ByteArrayOutputStream();
     System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
     try (Ds2Operator ds2 =
-        new Ds2Operator(
-                client,
-                List.of(OperatorTestSupport.NS),
-                Ds2Options.defaults(),
-                new EventRecorder(client, Clock.systemUTC(), Duration.ofMinutes(30)),
-                new OperatorMetrics())
-            .withEnds(
-                (r, settings, current, resource) ->
-                    new JobEnds.Opened(job, job, Optional.empty(), () -> {}))) {
+        OperatorTestSupport.operator(
+            client,
+            (r, settings, current, resource) ->
+                new JobEnds.Opened(job, job, Optional.empty(), () -> {}))) {
       ds2.start();
       await()
           .atMost(Duration.ofSeconds(30))

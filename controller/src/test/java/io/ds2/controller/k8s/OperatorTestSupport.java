@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.dto.JobDetails;
 import io.ds2.model.options.Ds2Options;
+import io.ds2.testkit.FakeJob;
+import io.ds2.testkit.FluidJob;
 import io.ds2.workloads.JobSpec;
 import io.ds2.workloads.LocalFlinkCluster;
 import io.fabric8.kubernetes.api.model.Event;
@@ -138,5 +140,28 @@ final class OperatorTestSupport {
         .inNamespace(NS)
         .withName(name)
         .get();
+  }
+
+  /** The fluid test job every operator test without Flink uses: Parse needs 4, Sink 3 at 300/s. */
+  static FakeJob fakeJob() {
+    return new FakeJob(
+        "job",
+        Clock.systemUTC(),
+        300,
+        List.of(
+            new FluidJob.Stage("s", "Source: In", 0, 1),
+            new FluidJob.Stage("p", "Parse", 0.0111, 1),
+            new FluidJob.Stage("k", "Sink", 0.008, 0)));
+  }
+
+  /** An operator on the test namespace whose jobs' ends are {@code ends} (no Flink). */
+  static Ds2Operator operator(KubernetesClient client, JobEnds ends) {
+    return new Ds2Operator(
+            client,
+            List.of(NS),
+            Ds2Options.defaults(),
+            new EventRecorder(client, Clock.systemUTC(), Duration.ofMinutes(30)),
+            new OperatorMetrics())
+        .withEnds(ends);
   }
 }
