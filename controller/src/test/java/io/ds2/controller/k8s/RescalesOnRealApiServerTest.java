@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ds2.model.scaler.RequestResult;
 import io.ds2.testkit.FluidJob;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -23,34 +22,53 @@ import org.junit.jupiter.api.Test;
  * else's.
  */
 class RescalesOnRealApiServerTest extends RealApiServerBase {
-  @Test
-  void aWriteInBetweenIsARealConflictAndThePatchIsMadeOnAFreshCopy() {
-    FluidJob job = job();
-    deployment("conflict", job, Map.of(), Map.of());
-    KubernetesClient sa = chartServiceAccount();
-    var resource =
-        sa.genericKubernetesResources(FlinkKinds.DEPLOYMENT).inNamespace(NS).withName("conflict");
+  private static io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource> resource(
+      String name) {
+    return chartServiceAccount()
+        .genericKubernetesResources(FlinkKinds.DEPLOYMENT)
+        .inNamespace(NS)
+        .withName(name);
+  }
+
+  /**
+   * An actuator working from a copy of {@code name} read before someone else's {@code write}, as
+   * from an informer that has not seen it yet; counts its fresh reads.
+   */
+  private static OverridesActuator staleActuator(
+      String name,
+      java.util.function.Consumer<GenericKubernetesResource> write,
+      AtomicInteger reReads) {
+    var resource = resource(name);
     GenericKubernetesResource stale = resource.get();
     kube.admin()
         .genericKubernetesResources(FlinkKinds.DEPLOYMENT)
         .inNamespace(NS)
-        .withName("conflict")
+        .withName(name)
         .edit(
             r -> {
-              r.getMetadata().setLabels(Map.of("team", "payments"));
+              write.accept(r);
               return r;
             });
+    return new OverridesActuator(
+        () -> stale,
+        () -> {
+          reReads.incrementAndGet();
+          return resource.get();
+        },
+        resource,
+        null,
+        Duration.ofMillis(100));
+  }
+
+  @Test
+  void aWriteInBetweenIsARealConflictAndThePatchIsMadeOnAFreshCopy() {
+    FluidJob job = job();
+    deployment("conflict", job, Map.of(), Map.of());
     AtomicInteger reReads = new AtomicInteger();
+    var resource = resource("conflict");
     OverridesActuator actuator =
-        new OverridesActuator(
-            () -> stale,
-            () -> {
-              reReads.incrementAndGet();
-              return resource.get();
-            },
-            resource,
-            null,
-            Duration.ofMillis(100));
+        staleActuator(
+            "conflict", r -> r.getMetadata().setLabels(Map.of("team", "payments")), reReads);
     actuator.patch(parse(job) + ":4");
     assertEquals(1, reReads.get(), "the stale copy's patch got a 409; one fresh re-read");
     assertEquals(
@@ -153,30 +171,13 @@ class RescalesOnRealApiServerTest extends RealApiServerBase {
     String theirs = parse(job) + ":5";
     deployment(
         "gitops", job, Map.of(JobSettings.APPLIED, ds2Set), Map.of(FlinkKinds.OVERRIDES, ds2Set));
-    KubernetesClient sa = chartServiceAccount();
-    var resource =
-        sa.genericKubernetesResources(FlinkKinds.DEPLOYMENT).inNamespace(NS).withName("gitops");
-    GenericKubernetesResource stale = resource.get();
-    kube.admin()
-        .genericKubernetesResources(FlinkKinds.DEPLOYMENT)
-        .inNamespace(NS)
-        .withName("gitops")
-        .edit(
-            r -> {
-              FlinkKinds.flinkConfiguration(r).put(FlinkKinds.OVERRIDES, theirs);
-              return r;
-            });
     AtomicInteger reReads = new AtomicInteger();
+    var resource = resource("gitops");
     OverridesActuator actuator =
-        new OverridesActuator(
-            () -> stale,
-            () -> {
-              reReads.incrementAndGet();
-              return resource.get();
-            },
-            resource,
-            null,
-            Duration.ofMillis(100));
+        staleActuator(
+            "gitops",
+            r -> FlinkKinds.flinkConfiguration(r).put(FlinkKinds.OVERRIDES, theirs),
+            reReads);
     RequestResult r = actuator.request(Map.of(parse(job), 4));
     assertInstanceOf(RequestResult.ChangedByOthers.class, r);
     assertEquals(1, reReads.get());
