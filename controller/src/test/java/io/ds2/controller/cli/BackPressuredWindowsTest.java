@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The job an autoscaler exists for, at ds2's defaults: Parse is overloaded 2.4x, small network
  * buffers carry the back-pressure to the source (backlog growing), and Enrich between them is
  * back-pressured too. Live {@code recommend} gets a clean window within warm-up + window + 2 polls
- * every time (no busy-time "restart"), and a 220 s {@code record} at its default interval (as long
+ * every time (no busy-time "restart"), and a 230 s {@code record} at its default interval (as long
  * as the ten recommends take, and at least four 30 s windows after the warm-up) replays at defaults
  * into windows that recommend what live {@code recommend} did: the oracle.
  */
@@ -85,7 +85,7 @@ class BackPressuredWindowsTest {
                       "--out",
                       recording.toString(),
                       "--duration",
-                      "220s"));
+                      "230s"));
 
       // The second lane starts after the warm-up and off the 2 s poll grid: its windows start at
       // its own first poll, not at the end of the warm-up like the first lane's, so the two never
