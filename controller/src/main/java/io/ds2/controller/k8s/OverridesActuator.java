@@ -308,7 +308,9 @@ public final class OverridesActuator implements Actuator {
     for (int attempt = 0; ; attempt++) {
       GenericKubernetesResource r;
       try {
-        r = attempt == 0 ? current.get() : fresh.get();
+        // Read from the server, not the cache: whether someone changed the overrides meanwhile
+        // decides between putting them back and leaving them; a rollback is rare, a read cheap.
+        r = fresh.get();
       } catch (KubernetesClientException e) {
         return "the previous overrides could not be read back (HTTP " + e.getCode() + ")";
       }
