@@ -18,7 +18,7 @@ class JobChainsTest {
     assertEquals(
         List.of("Source: S -> Parse", "Count -> Sink: Writer"),
         job.chains().stream().map(JobChains.Chain::vertexName).toList());
-    // 10 splits: 3 subtasks would leave one 4 splits (1.0 busy); 4 leave at most 3 (0.75).
+    // 10 splits: 3 subtasks would leave one 4 splits (1.04 busy); 4 leave at most 3 (0.78).
     assertEquals(Map.of("Source: S -> Parse", 4, "Count -> Sink: Writer", 2), job.oracle());
   }
 

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code ds2 run} on a job shaped as most production jobs are: a source on 10 splits chained with
  * its parser, and a keyed count chained with the sink, both at parallelism 1, Flink at its network
- * defaults. The source's chain needs 2.5 instances: DS2's even answer 3 leaves a subtask 4 splits
- * (100 % busy); the split-exact answer is 4 (3,3,2,2 splits, 75 %). ds2 reaches it and the count's
+ * defaults. The source's chain needs 2.6 instances: DS2's even answer 3 leaves a subtask 4 splits
+ * (104 % busy); the split-exact answer is 4 (3,3,2,2 splits, 78 %). ds2 reaches it and the count's
  * oracle in at most 2 rescales, and the job then keeps up ({@link SettledRun}). The generator names
  * no splits in its metrics (as most FLIP-27 sources other than Kafka's), so its user says how many.
  */
