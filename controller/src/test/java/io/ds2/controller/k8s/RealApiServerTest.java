@@ -56,29 +56,23 @@ class RealApiServerTest extends RealApiServerBase {
     }
   }
 
+  /** The chart's Lease with short test timings (3 s, renewed within 2 s, retried every 250 ms). */
+  private static LeaderElectedOperator.Lease lease(String identity) {
+    return new LeaderElectedOperator.Lease(
+        RELEASE_NS,
+        "ds2-leader",
+        identity,
+        Duration.ofSeconds(3),
+        Duration.ofSeconds(2),
+        Duration.ofMillis(250));
+  }
+
   @Test
   void twoInstancesHandOverTheLeaseAsTheServiceAccount() {
     KubernetesClient sa = chartServiceAccount();
-    LeaderElectedOperator.Lease lease =
-        new LeaderElectedOperator.Lease(
-            RELEASE_NS,
-            "ds2-leader",
-            "a",
-            Duration.ofSeconds(3),
-            Duration.ofSeconds(2),
-            Duration.ofMillis(250));
+    LeaderElectedOperator.Lease lease = lease("a");
     try (LeaderElectedOperator a = new LeaderElectedOperator(sa, () -> operator(sa), lease);
-        LeaderElectedOperator b =
-            new LeaderElectedOperator(
-                sa,
-                () -> operator(sa),
-                new LeaderElectedOperator.Lease(
-                    RELEASE_NS,
-                    "ds2-leader",
-                    "b",
-                    Duration.ofSeconds(3),
-                    Duration.ofSeconds(2),
-                    Duration.ofMillis(250)))) {
+        LeaderElectedOperator b = new LeaderElectedOperator(sa, () -> operator(sa), lease("b"))) {
       a.start();
       await().atMost(Duration.ofSeconds(20)).until(a::leading);
       b.start();
@@ -105,14 +99,7 @@ class RealApiServerTest extends RealApiServerBase {
   @Test
   void aLeaderWhoseLeaseWasTakenStandsByAndTakesItBackWhenItExpires() {
     KubernetesClient sa = chartServiceAccount();
-    LeaderElectedOperator.Lease lease =
-        new LeaderElectedOperator.Lease(
-            RELEASE_NS,
-            "ds2-leader",
-            "a",
-            Duration.ofSeconds(3),
-            Duration.ofSeconds(2),
-            Duration.ofMillis(250));
+    LeaderElectedOperator.Lease lease = lease("a");
     try (LeaderElectedOperator a = new LeaderElectedOperator(sa, () -> operator(sa), lease)) {
       a.start();
       await().atMost(Duration.ofSeconds(20)).until(a::leading);
