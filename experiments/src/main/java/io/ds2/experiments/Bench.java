@@ -34,6 +34,7 @@ import picocli.CommandLine.Option;
       Bench.Decide.class,
       Bench.Fleet.class,
       SoakCommand.class,
+      OperatorSoakCommand.class,
       Bench.Calibrate.class,
       Bench.Rescore.class,
       Bench.Results.class

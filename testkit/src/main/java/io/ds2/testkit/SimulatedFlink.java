@@ -39,6 +39,9 @@ public final class SimulatedFlink implements AutoCloseable {
   private final ExecutorService threads;
   private final Map<String, FluidJob> jobs = new ConcurrentHashMap<>();
   private final AtomicLong requests = new AtomicLong();
+  // When each job was last read by a controller (anything but its resource requirements, which
+  // the Flink operator's stand-in reads and writes).
+  private final Map<String, Long> lastRead = new ConcurrentHashMap<>();
 
   public SimulatedFlink(int threads) throws IOException {
     // Keep connections open like Flink's Netty server does: the JDK server's defaults (200 idle
@@ -72,6 +75,11 @@ public final class SimulatedFlink implements AutoCloseable {
 
   public long requests() {
     return requests.get();
+  }
+
+  /** When a controller last read the job (epoch ms), or 0 if never. */
+  public long lastRead(String jobId) {
+    return lastRead.getOrDefault(jobId, 0L);
   }
 
   private void handle(HttpExchange x) throws IOException {
@@ -108,6 +116,9 @@ public final class SimulatedFlink implements AutoCloseable {
         if (job == null) {
           send(x, 404, JSON.createObjectNode().putArray("errors").add("job not found"));
           return;
+        }
+        if (!(p.length == 4 && p[3].equals("resource-requirements"))) {
+          lastRead.put(job.id(), now);
         }
         body = jobRoute(x, job, p, query, now);
       } else {

@@ -21,8 +21,8 @@ import java.util.Set;
  * server, optionally with one verb taken out of the rule on FlinkDeployments (to show that the
  * server, not a reading of the YAML, enforces the chart).
  */
-final class ChartRbac {
-  static final Path CHART = Path.of("..", "deploy", "helm", "ds2");
+public final class ChartRbac {
+  static final Path CHART = Path.of(System.getProperty("ds2.repo", ".."), "deploy", "helm", "ds2");
   private static final Set<String> RBAC =
       Set.of("ServiceAccount", "Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding");
 
@@ -34,7 +34,7 @@ final class ChartRbac {
    * @param withoutVerb a verb to drop from the FlinkDeployments rule, or null for the chart as is
    * @return the service account's name
    */
-  static String apply(
+  public static String apply(
       KubernetesClient admin,
       String release,
       String namespace,

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.http.Interceptor;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ServerSocket;
@@ -30,8 +31,7 @@ import java.util.concurrent.TimeUnit;
  * sets things up, and {@link #clientAs} gives a service account's own token, so a test runs the
  * operator with exactly the rights the chart grants.
  */
-final class RealKubernetes implements AutoCloseable {
-  private static final Path REPO = Path.of("..");
+public final class RealKubernetes implements AutoCloseable {
   private static final String ADMIN_TOKEN = "ds2-test-admin";
   private final Path dir;
   private final List<Process> processes = new ArrayList<>();
@@ -52,7 +52,7 @@ final class RealKubernetes implements AutoCloseable {
    * One server for every test class of this JVM (each start costs seconds of etcd and
    * kube-apiserver start-up), stopped when the JVM exits. Classes clean up what they create.
    */
-  static synchronized RealKubernetes shared() throws Exception {
+  public static synchronized RealKubernetes shared() throws Exception {
     if (shared == null) {
       RealKubernetes k = start();
       Runtime.getRuntime().addShutdownHook(new Thread(k::close, "kube-apiserver-stop"));
@@ -62,9 +62,9 @@ final class RealKubernetes implements AutoCloseable {
   }
 
   /** Builds (once) and starts etcd and kube-apiserver; waits until the server is ready. */
-  static RealKubernetes start() throws Exception {
+  public static RealKubernetes start() throws Exception {
     Path bin = TestServers.binaries();
-    Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "kube-");
+    Path dir = Files.createTempDirectory(TestServers.work(), "kube-");
     KeyPair sa = KeyPairGenerator.getInstance("RSA").generateKeyPair();
     Files.writeString(dir.resolve("sa.key"), pem("PRIVATE KEY", sa.getPrivate().getEncoded()));
     Files.writeString(dir.resolve("sa.pub"), pem("PUBLIC KEY", sa.getPublic().getEncoded()));
@@ -101,7 +101,7 @@ final class RealKubernetes implements AutoCloseable {
       };
       started.add(launch(dir, "kube-apiserver", apiServer));
       String url = "https://127.0.0.1:" + apiPort;
-      KubernetesClient admin = client(url, ADMIN_TOKEN);
+      KubernetesClient admin = client(url, ADMIN_TOKEN, null);
       k = new RealKubernetes(dir, url, admin);
       k.processes.addAll(started);
       k.apiServer = apiServer;
@@ -117,12 +117,12 @@ final class RealKubernetes implements AutoCloseable {
     }
   }
 
-  KubernetesClient admin() {
+  public KubernetesClient admin() {
     return admin;
   }
 
   /** Creates namespaces (idempotent). */
-  void namespaces(String... names) {
+  public void namespaces(String... names) {
     for (String n : names) {
       if (admin.namespaces().withName(n).get() == null) {
         admin
@@ -133,7 +133,7 @@ final class RealKubernetes implements AutoCloseable {
   }
 
   /** Installs the Flink Kubernetes Operator's CRDs (as shipped in its API jar) and waits. */
-  void installFlinkCrds() throws IOException {
+  public void installFlinkCrds() throws IOException {
     for (String plural : List.of("flinkdeployments", "flinksessionjobs")) {
       String file = "META-INF/fabric8/" + plural + ".flink.apache.org-v1.yml";
       try (InputStream in = getClass().getClassLoader().getResourceAsStream(file)) {
@@ -173,7 +173,16 @@ final class RealKubernetes implements AutoCloseable {
   }
 
   /** A client that authenticates as {@code serviceAccount} with a token the server issued. */
-  KubernetesClient clientAs(String namespace, String serviceAccount) {
+  public KubernetesClient clientAs(String namespace, String serviceAccount) {
+    return clientAs(namespace, serviceAccount, null);
+  }
+
+  /**
+   * As {@link #clientAs(String, String)}, with {@code interceptor} seeing every request it sends
+   * (null for none).
+   */
+  public KubernetesClient clientAs(
+      String namespace, String serviceAccount, Interceptor interceptor) {
     String token =
         admin
             .serviceAccounts()
@@ -187,7 +196,7 @@ final class RealKubernetes implements AutoCloseable {
                     .build())
             .getStatus()
             .getToken();
-    KubernetesClient c = client(url, token);
+    KubernetesClient c = client(url, token, interceptor);
     clients.add(c);
     return c;
   }
@@ -215,7 +224,7 @@ final class RealKubernetes implements AutoCloseable {
             });
   }
 
-  private static KubernetesClient client(String url, String token) {
+  private static KubernetesClient client(String url, String token, Interceptor interceptor) {
     Config config =
         new ConfigBuilder(Config.empty())
             .withMasterUrl(url)
@@ -225,7 +234,11 @@ final class RealKubernetes implements AutoCloseable {
             .withRequestTimeout(10_000)
             .withConnectionTimeout(5_000)
             .build();
-    return new KubernetesClientBuilder().withConfig(config).build();
+    KubernetesClientBuilder b = new KubernetesClientBuilder().withConfig(config);
+    if (interceptor != null) {
+      b.withHttpClientBuilderConsumer(h -> h.addOrReplaceInterceptor("ds2-test", interceptor));
+    }
+    return b.build();
   }
 
   private static Process launch(Path dir, String name, String... command) throws IOException {
@@ -239,9 +252,15 @@ final class RealKubernetes implements AutoCloseable {
    * Kills kube-apiserver (as a crash or a node loss would: every connection, every watch, dropped)
    * and starts it again on the same port and etcd; returns once it is ready. Tokens stay valid.
    */
-  synchronized void restartApiServer() throws Exception {
+  public void restartApiServer() throws Exception {
+    restartApiServer(Duration.ZERO);
+  }
+
+  /** As {@link #restartApiServer()}, the server staying down for {@code down} first. */
+  public synchronized void restartApiServer(Duration down) throws Exception {
     Process old = processes.get(1);
     old.destroyForcibly().waitFor();
+    Thread.sleep(down.toMillis());
     processes.set(1, launch(dir, "kube-apiserver", apiServer));
     awaitReady();
   }
@@ -281,5 +300,5 @@ final class RealKubernetes implements AutoCloseable {
   }
 
   /** How long tests wait for the operator's loops on this server. */
-  static final Duration PATIENCE = Duration.ofSeconds(90);
+  public static final Duration PATIENCE = Duration.ofSeconds(90);
 }

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * change, it does what the real operator does in place (PUT the resource requirements through
  * Flink's REST API, without waiting) and then marks the new generation reconciled.
  */
-final class StandInFlinkOperator implements AutoCloseable {
+public final class StandInFlinkOperator implements AutoCloseable {
   private final KubernetesClient client;
   private final FlinkRestClient flink;
   private final String jobId;
@@ -28,8 +28,10 @@ final class StandInFlinkOperator implements AutoCloseable {
   private static final ObjectMapper MAPPER = new ObjectMapper();
   final AtomicInteger applied = new AtomicInteger();
   private volatile boolean paused;
+  private volatile boolean refusing;
+  private volatile boolean onlyItsJob;
 
-  StandInFlinkOperator(
+  public StandInFlinkOperator(
       KubernetesClient client, String namespace, FlinkRestClient flink, String jobId) {
     this.client = client;
     this.flink = flink;
@@ -56,12 +58,31 @@ final class StandInFlinkOperator implements AutoCloseable {
   }
 
   /** While paused the stand-in reconciles nothing (an operator that is slow or down). */
-  void pause(boolean paused) {
+  public void pause(boolean paused) {
     this.paused = paused;
   }
 
+  /**
+   * While refusing, a new generation is marked reconciled but the job keeps its parallelism (an
+   * upgrade that did not take: no resources for it, or a job that fell back to its old plan).
+   */
+  public void refuse(boolean refusing) {
+    this.refusing = refusing;
+  }
+
+  /** Reconciles only the resource whose status names this stand-in's job (many jobs, one each). */
+  public StandInFlinkOperator onlyItsJob() {
+    this.onlyItsJob = true;
+    return this;
+  }
+
+  /** The overrides it applied to the job so far. */
+  public int applied() {
+    return applied.get();
+  }
+
   /** Reconciles a resource now, as the real operator's periodic reconcile would. */
-  void reconcileNow(String namespace, String name) {
+  public void reconcileNow(String namespace, String name) {
     reconcile(
         client
             .genericKubernetesResources(FlinkKinds.DEPLOYMENT)
@@ -71,14 +92,20 @@ final class StandInFlinkOperator implements AutoCloseable {
   }
 
   private synchronized void reconcile(GenericKubernetesResource r) {
+    if (r == null) {
+      return;
+    }
     long generation = r.getMetadata().getGeneration();
     long observed =
         FlinkKinds.string(r, "status", "observedGeneration").map(Long::parseLong).orElse(0L);
-    if (paused || observed >= generation) {
+    if (paused
+        || observed >= generation
+        || (onlyItsJob
+            && !jobId.equals(FlinkKinds.string(r, "status", "jobStatus", "jobId").orElse("")))) {
       return;
     }
     Object overrides = FlinkKinds.flinkConfiguration(r).get(FlinkKinds.OVERRIDES);
-    if (overrides != null) {
+    if (overrides != null && !refusing) {
       JsonNode req = flink.get("/jobs/" + jobId + "/resource-requirements", JsonNode.class);
       Map<String, Integer> wanted = new HashMap<>();
       for (String pair : overrides.toString().split(",")) {
@@ -111,7 +138,7 @@ final class StandInFlinkOperator implements AutoCloseable {
         .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
   }
 
-  static Map<String, Object> status(long observedGeneration, String jobId) {
+  public static Map<String, Object> status(long observedGeneration, String jobId) {
     return Map.of(
         "observedGeneration",
         observedGeneration,

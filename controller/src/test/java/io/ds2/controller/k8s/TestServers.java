@@ -10,9 +10,16 @@ import java.util.concurrent.TimeUnit;
  * source with Go by {@code testinfra/build.sh} on first use and cached.
  */
 final class TestServers {
-  private static final Path REPO = Path.of("..");
+  // Tests run in a module's directory; a benchmark from the experiments jar names the checkout.
+  private static final Path REPO = Path.of(System.getProperty("ds2.repo", ".."));
 
   private TestServers() {}
+
+  /** Where their data and logs go: the module's target directory, else the temporary one. */
+  static Path work() {
+    Path target = Path.of("target").toAbsolutePath();
+    return Files.isDirectory(target) ? target : Path.of(System.getProperty("java.io.tmpdir"));
+  }
 
   /** Their directory, built first if missing (a clear failure if Go is not there). */
   static synchronized Path binaries() throws IOException, InterruptedException {
@@ -22,7 +29,7 @@ final class TestServers {
                 .getOrDefault(
                     "DS2_TESTINFRA_CACHE",
                     System.getProperty("user.home") + "/.cache/ds2/testinfra"));
-    Path log = Path.of("target").toAbsolutePath().resolve("testinfra-build.log");
+    Path log = work().resolve("testinfra-build.log");
     Process build =
         new ProcessBuilder("bash", REPO.resolve("testinfra/build.sh").toString(), cache.toString())
             .redirectErrorStream(true)
