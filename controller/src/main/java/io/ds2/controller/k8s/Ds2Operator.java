@@ -21,6 +21,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -48,6 +49,8 @@ public final class Ds2Operator implements AutoCloseable {
   private JobEnds ends;
   private ScheduledThreadPoolExecutor scheduler;
   private ManagedJob.Shared shared;
+  private BooleanSupplier leads;
+  private KubernetesClient writes;
   private Instant startedAt;
 
   /**
@@ -111,6 +114,15 @@ public final class Ds2Operator implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Writes to Flink resources only while {@code leads} holds, each sent once ({@link WriteFence}).
+   * Call before {@link #start}.
+   */
+  public Ds2Operator withWriteFence(BooleanSupplier leads) {
+    this.leads = leads;
+    return this;
+  }
+
   /** The time base of every loop (tests, simulations). Call before {@link #start}. */
   public Ds2Operator withClock(Clock clock) {
     this.clock = clock;
@@ -119,6 +131,8 @@ public final class Ds2Operator implements AutoCloseable {
 
   public void start() {
     startedAt = clock.instant();
+    writes = leads == null ? client : WriteFence.sentOnce(client, WriteFence.WRITE_TIMEOUT);
+    leads = leads == null ? () -> true : leads;
     scheduler = new ScheduledThreadPoolExecutor(threads, daemonThreads());
     scheduler.setRemoveOnCancelPolicy(true); // a stopped job leaves nothing in the queue
     JobEnds jobEnds =
@@ -245,10 +259,12 @@ public final class Ds2Operator implements AutoCloseable {
             settings.get(),
             mode,
             current,
-            client
-                .genericKubernetesResources(kind)
-                .inNamespace(r.getMetadata().getNamespace())
-                .withName(r.getMetadata().getName()));
+            WriteFence.fenced(
+                writes
+                    .genericKubernetesResources(kind)
+                    .inNamespace(r.getMetadata().getNamespace())
+                    .withName(r.getMetadata().getName()),
+                leads));
     jobs.put(uid, job);
     job.start(StartSpread.delay(r, startedAt, clock.instant(), settings.get().options().window()));
   }

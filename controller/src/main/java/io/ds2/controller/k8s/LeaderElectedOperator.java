@@ -6,6 +6,10 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfig
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -36,6 +40,15 @@ public final class LeaderElectedOperator implements AutoCloseable {
   private volatile boolean leading;
   private volatile CompletableFuture<?> election;
   private volatile boolean closed;
+  // Starts and stops the loops, one at a time, off the elector's thread.
+  private final ExecutorService lifecycle =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "ds2-leadership");
+            t.setDaemon(true);
+            return t;
+          });
+  private volatile Future<?> stopped = CompletableFuture.completedFuture(null);
 
   public LeaderElectedOperator(
       KubernetesClient client, Supplier<Ds2Operator> factory, Lease lease) {
@@ -49,8 +62,12 @@ public final class LeaderElectedOperator implements AutoCloseable {
     if (closed) {
       return;
     }
+    // Each renewal sent once, for a quarter of the renew deadline (at least 1 s): fabric8 checks
+    // the
+    // deadline only between renewals, and one retried through an API-server outage kept a
+    // replica leading 28 s without a Lease (the operator soak).
     CompletableFuture<?> e =
-        client
+        WriteFence.sentOnce(client, max(lease.renewDeadline().dividedBy(4), Duration.ofSeconds(1)))
             .leaderElector()
             .withConfig(
                 new LeaderElectionConfigBuilder()
@@ -87,19 +104,30 @@ public final class LeaderElectedOperator implements AutoCloseable {
         });
   }
 
+  private static Duration max(Duration a, Duration b) {
+    return a.compareTo(b) >= 0 ? a : b;
+  }
+
   private synchronized void startLeading() {
     LOG.info("{} leads: starting the control loops", lease.identity());
-    operator = factory.get();
-    operator.start();
+    // Leading before the loops start: the write fence reads it.
     leading = true;
+    Ds2Operator o = factory.get().withWriteFence(this::leading);
+    operator = o;
+    // Not on the elector's thread: fabric8 renews the Lease on it, and an informer's first list
+    // waits for an API server that is down (the soak: a replica started leading just before an
+    // outage and renewed nothing until the server was back).
+    lifecycle.submit(o::start);
   }
 
   private synchronized void stopLeading() {
     LOG.info("{} stopped leading: stopping the control loops", lease.identity());
     leading = false;
-    if (operator != null) {
-      operator.close();
-      operator = null;
+    Ds2Operator o = operator;
+    operator = null;
+    if (o != null) {
+      // After its start, in order; its writes are fenced from now on (leading is false).
+      stopped = lifecycle.submit(o::close);
     }
   }
 
@@ -132,6 +160,14 @@ public final class LeaderElectedOperator implements AutoCloseable {
   public void close() {
     closed = true;
     stopLeading();
+    try {
+      stopped.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException e) {
+      LOG.warn("{}: stopping the control loops failed", lease.identity(), e.getCause());
+    }
+    lifecycle.shutdown();
     CompletableFuture<?> e = election;
     if (e != null) {
       e.cancel(true);

@@ -151,6 +151,10 @@ final class ManagedJob {
         }
         tearDown();
         at = shared.clock().instant().plus(wait);
+      } catch (WriteFence.NotLeading e) {
+        // Leadership was lost while this step ran; the loop is being stopped.
+        LOG.info("{}/{}: {}", namespace, name, e.getMessage());
+        at = shared.clock().instant().plus(settings.options().sampleInterval());
       } catch (FlinkRestException e) {
         at = startOverLater(e.getMessage());
       } catch (IllegalArgumentException e) {
@@ -163,6 +167,8 @@ final class ManagedJob {
       }
       try {
         annotations.flush();
+      } catch (WriteFence.NotLeading e) {
+        LOG.info("{}/{}: annotations not written: {}", namespace, name, e.getMessage());
       } catch (RuntimeException e) {
         LOG.warn("annotations of {}/{} not written", namespace, name, e);
       }

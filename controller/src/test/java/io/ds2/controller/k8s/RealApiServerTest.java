@@ -149,6 +149,42 @@ class RealApiServerTest extends RealApiServerBase {
   }
 
   /**
+   * Renewals cut by an API-server outage longer than the Lease: the leader stops leading within its
+   * renew deadline while the server is still down (not when it answers again: a renewal retried
+   * through the outage kept a replica leading 28 s without a Lease), and leads again once the
+   * server is back.
+   */
+  @Test
+  void aLeaderCutOffByAnOutageStopsWithinItsRenewDeadlineAndLeadsAgainAfter() throws Exception {
+    KubernetesClient sa = chartServiceAccount();
+    LeaderElectedOperator.Lease lease = lease("a");
+    try (LeaderElectedOperator a = new LeaderElectedOperator(sa, () -> operator(sa), lease)) {
+      a.start();
+      await().atMost(Duration.ofSeconds(20)).until(a::leading);
+      Duration down = Duration.ofSeconds(10);
+      var outage =
+          java.util.concurrent.CompletableFuture.runAsync(
+              () -> {
+                try {
+                  kube.restartApiServer(down);
+                } catch (Exception e) {
+                  throw new IllegalStateException(e);
+                }
+              });
+      long cut = System.nanoTime();
+      await().atMost(Duration.ofSeconds(8)).until(() -> !a.leading());
+      Duration stoppedAfter = Duration.ofNanos(System.nanoTime() - cut);
+      assertFalse(outage.isDone(), "stopped while the server was still down");
+      // The renew deadline (2 s) and one renewal's timeout (1 s), with room for a busy machine.
+      assertTrue(
+          stoppedAfter.compareTo(Duration.ofSeconds(6)) < 0, "stopped after " + stoppedAfter);
+      outage.get(90, java.util.concurrent.TimeUnit.SECONDS);
+      await().atMost(Duration.ofSeconds(30)).until(a::leading);
+      await().atMost(Duration.ofSeconds(5)).until(a::healthy);
+    }
+  }
+
+  /**
    * The API server goes down and comes back (every watch closed, every connection dropped): the
    * informers open their watches again, and an annotation change and a deletion made afterwards
    * still reach the operator.
