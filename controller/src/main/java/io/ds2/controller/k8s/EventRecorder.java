@@ -50,7 +50,9 @@ public final class EventRecorder {
     InvalidAnnotation,
     /** The namespace's Flink credentials cannot be used for the job's URL (see the message). */
     FlinkAccessRefused,
-    OverridesReverted
+    OverridesReverted,
+    /** The job restarted repeatedly after a rescale: the parallelism from before is back. */
+    RescaleRolledBack
   }
 
   private final KubernetesClient client;

@@ -133,6 +133,8 @@ final class EventingListener implements LoopListener {
     // Advisor mode follows a rescale the cluster cannot do, already a ScalingSkipped event.
     if (r != null && p.kind() == ScalerEvent.Problem.Kind.SETTING_IGNORED) {
       events.warning(r, Reason.InvalidAnnotation, p.text());
+    } else if (r != null && p.kind() == ScalerEvent.Problem.Kind.ROLLED_BACK) {
+      events.warning(r, Reason.RescaleRolledBack, p.text());
     } else if (r != null && p.kind() != ScalerEvent.Problem.Kind.NOW_ADVISING) {
       events.warning(r, Reason.MetricsNotReady, p.text());
     }

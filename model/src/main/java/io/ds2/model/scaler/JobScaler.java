@@ -35,6 +35,11 @@ public final class JobScaler {
   // What keyed vertices' spreads looked like at the parallelisms they ran at (model memory).
   private KeyedHistory keyedHistory = KeyedHistory.empty();
   private RescaleRun rescale;
+  // What the job ran at before the rescale in flight, and whether that rescale is a rollback.
+  private Map<String, Integer> beforeRescale = Map.of();
+  private boolean rollingBack;
+  // A rescale that applied, watched for repeated restarts until its timeout.
+  private Probation probation;
   // The graph the settings were last checked against (they are checked once per graph).
   private JobGraph checked;
 
@@ -123,6 +128,15 @@ public final class JobScaler {
       String why = "job became " + s.sample().jobState() + " while collecting metrics";
       return new Step(List.of(), new ScalerAction.Stop(now, why), false);
     }
+    if (probation != null) {
+      Optional<String> rollBack =
+          probation.over(now) ? Optional.empty() : probation.take(s.sample());
+      if (probation.over(now)) {
+        probation = null;
+      } else if (rollBack.isPresent()) {
+        return rollBack(rollBack.get(), now);
+      }
+    }
     if (!window.started()) {
       window.begin(now);
     }
@@ -158,6 +172,7 @@ public final class JobScaler {
     }
     events.add(new ScalerEvent.Decided(decision, mode));
     if (decision.action() instanceof Action.Rescale r && mode == Mode.ACT) {
+      beforeRescale = parallelismOf(s);
       rescale =
           new RescaleRun(r.parallelism(), now, policy.options().rescaleTimeout(), rescalePoll);
       return new Step(events, rescale.request(), true);
@@ -189,11 +204,42 @@ public final class JobScaler {
             + "); ignored");
   }
 
+  /** Puts the parallelism from before the last rescale back; backs off once that is over. */
+  private Step rollBack(String why, Instant now) {
+    Map<String, Integer> before = probation.before();
+    probation = null;
+    rollingBack = true;
+    beforeRescale = Map.of();
+    rescale = new RescaleRun(before, now, policy.options().rescaleTimeout(), rescalePoll);
+    return new Step(
+        List.of(new Problem(Problem.Kind.ROLLED_BACK, why, Duration.ZERO)),
+        rescale.request(),
+        true);
+  }
+
+  private static Map<String, Integer> parallelismOf(ScalerInput.Sampled s) {
+    Map<String, Integer> p = new java.util.LinkedHashMap<>();
+    s.sample().vertices().forEach((id, v) -> p.put(id, v.parallelism()));
+    return p;
+  }
+
   private Step finished(RescaleOutcome outcome, Instant now) {
     List<ScalerEvent> events = new ArrayList<>(2);
     events.add(new ScalerEvent.Rescaled(rescale.requested(), outcome));
+    Instant requestedAt = rescale.request().at();
     rescale = null;
-    if (outcome instanceof RescaleOutcome.Applied) {
+    if (rollingBack) {
+      // Whatever became of the rollback, the target it undid failed: back off from it.
+      rollingBack = false;
+      policy.rescaleNotApplied();
+    } else if (outcome instanceof RescaleOutcome.Applied a) {
+      if (!beforeRescale.isEmpty()) {
+        probation =
+            new Probation(
+                beforeRescale,
+                a.parallelism(),
+                requestedAt.plus(policy.options().rescaleTimeout()));
+      }
       policy.rescaleApplied();
     } else if (outcome instanceof RescaleOutcome.Unsupported u) {
       mode = Mode.ADVISOR;

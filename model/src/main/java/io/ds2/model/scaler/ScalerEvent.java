@@ -39,7 +39,12 @@ public sealed interface ScalerEvent {
       /** The cluster cannot rescale the job: from now on decisions are advice only. */
       NOW_ADVISING,
       /** A setting names what the job does not have (a source-splits vertex): it is ignored. */
-      SETTING_IGNORED
+      SETTING_IGNORED,
+      /**
+       * The job restarted repeatedly after a rescale, within its timeout: the parallelism from
+       * before is put back and the loop backs off.
+       */
+      ROLLED_BACK
     }
   }
 }
