@@ -32,6 +32,10 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 - apiGroups: ["flink.apache.org"]
   resources: ["flinkdeployments", "flinksessionjobs"]
   verbs: ["get", "list", "watch", "patch"]
+# A native-mode job gets the task managers its namespace's ResourceQuotas leave room for.
+- apiGroups: [""]
+  resources: ["resourcequotas"]
+  verbs: ["get", "list"]
 # Events are counted as Kubernetes does: created once, then patched (fabric8 reads before it patches).
 - apiGroups: [""]
   resources: ["events"]

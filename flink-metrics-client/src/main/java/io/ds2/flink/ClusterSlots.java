@@ -7,6 +7,7 @@ import io.ds2.flink.dto.JobDetails;
 import io.ds2.model.policy.SlotCapacity;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalInt;
 
 /** How many slots a job can get in the cluster its REST API belongs to. */
 public final class ClusterSlots {
@@ -36,6 +37,15 @@ public final class ClusterSlots {
               + o.slotsTotal());
     } catch (FlinkRestException e) {
       return SlotCapacity.unknown();
+    }
+  }
+
+  /** The slots the cluster's task managers have now ({@code /overview}), if it answers. */
+  public static OptionalInt total(FlinkRestClient client) {
+    try {
+      return OptionalInt.of(client.get("/overview", ClusterOverview.class).slotsTotal());
+    } catch (FlinkRestException e) {
+      return OptionalInt.empty();
     }
   }
 

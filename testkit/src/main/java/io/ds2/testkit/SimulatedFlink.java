@@ -42,6 +42,7 @@ public final class SimulatedFlink implements AutoCloseable {
   // When each job was last read by a controller (anything but its resource requirements, which
   // the Flink operator's stand-in reads and writes).
   private final Map<String, Long> lastRead = new ConcurrentHashMap<>();
+  private volatile int slotsTotal = 100_000;
 
   public SimulatedFlink(int threads) throws IOException {
     // Keep connections open like Flink's Netty server does: the JDK server's defaults (200 idle
@@ -77,6 +78,14 @@ public final class SimulatedFlink implements AutoCloseable {
     return requests.get();
   }
 
+  /**
+   * The slots {@code /overview} reports (half of them free); 100,000 unless set (an application
+   * cluster's task managers, for a test of a job's quotas).
+   */
+  public void slotsTotal(int slots) {
+    this.slotsTotal = slots;
+  }
+
   /** When a controller last read the job (epoch ms), or 0 if never. */
   public long lastRead(String jobId) {
     return lastRead.getOrDefault(jobId, 0L);
@@ -90,7 +99,10 @@ public final class SimulatedFlink implements AutoCloseable {
       long now = System.currentTimeMillis();
       JsonNode body;
       if (p.length == 2 && p[1].equals("overview")) {
-        body = JSON.createObjectNode().put("slots-total", 100_000).put("slots-available", 50_000);
+        body =
+            JSON.createObjectNode()
+                .put("slots-total", slotsTotal)
+                .put("slots-available", slotsTotal / 2);
       } else if (p.length == 3 && p[1].equals("jobmanager") && p[2].equals("config")) {
         // Values are computed per request, as fresh as a store refreshed every second.
         body =

@@ -8,17 +8,26 @@ import java.util.function.Supplier;
 final class DeploymentSlots {
   private DeploymentSlots() {}
 
+  /** As {@link #of(GenericKubernetesResource, Supplier, Supplier)}, native mode unlimited. */
+  static SlotCapacity of(GenericKubernetesResource r, Supplier<SlotCapacity> clusterSlots) {
+    return of(r, clusterSlots, SlotCapacity::unknown);
+  }
+
   /**
    * A FlinkDeployment in standalone mode runs the task managers its spec names and no more; in
-   * native mode the Flink operator starts as many as the parallelism needs (unknown: no limit
-   * here). A session job gets what its session cluster has free ({@code clusterSlots}).
+   * native mode the Flink operator starts as many as the parallelism needs, as far as the
+   * namespace's quotas let it ({@code onDemandSlots}, see {@link QuotaSlots}). A session job gets
+   * what its session cluster has free ({@code clusterSlots}).
    */
-  static SlotCapacity of(GenericKubernetesResource r, Supplier<SlotCapacity> clusterSlots) {
+  static SlotCapacity of(
+      GenericKubernetesResource r,
+      Supplier<SlotCapacity> clusterSlots,
+      Supplier<SlotCapacity> onDemandSlots) {
     if ("FlinkSessionJob".equals(r.getKind())) {
       return clusterSlots.get();
     }
     if (!"standalone".equalsIgnoreCase(FlinkKinds.string(r, "spec", "mode").orElse("native"))) {
-      return SlotCapacity.unknown();
+      return onDemandSlots.get();
     }
     try {
       int replicas =

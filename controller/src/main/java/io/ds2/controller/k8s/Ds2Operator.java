@@ -5,6 +5,7 @@ import io.ds2.model.options.Ds2Options;
 import io.ds2.model.scaler.Mode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -35,6 +36,7 @@ public final class Ds2Operator implements AutoCloseable {
   /** Scheduler threads unless set: enough to overlap slow REST calls of a few jobs. */
   public static final int DEFAULT_THREADS = 4;
 
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Ds2Operator.class);
   private final KubernetesClient client;
   private final List<String> namespaces;
   private final Ds2Options defaults;
@@ -139,7 +141,10 @@ public final class Ds2Operator implements AutoCloseable {
         ends != null
             ? ends
             : new RestEnds(
-                new NamespaceCredentials(client, endpoints.credentialsSecret()), recordDir, clock);
+                new NamespaceCredentials(client, endpoints.credentialsSecret()),
+                recordDir,
+                clock,
+                this::quotas);
     shared = new ManagedJob.Shared(scheduler, events, metrics, jobEnds, clock);
     for (ResourceDefinitionContext kind : List.of(FlinkKinds.DEPLOYMENT, FlinkKinds.SESSION_JOB)) {
       if (namespaces.isEmpty()) {
@@ -267,6 +272,19 @@ public final class Ds2Operator implements AutoCloseable {
                 leads));
     jobs.put(uid, job);
     job.start(StartSpread.delay(r, startedAt, clock.instant(), settings.get().options().window()));
+  }
+
+  /**
+   * A namespace's ResourceQuotas, read when a native-mode job decides (once a window); none if they
+   * cannot be read (then the job's slots are not limited by them, as before the chart allowed it).
+   */
+  private List<io.fabric8.kubernetes.api.model.ResourceQuota> quotas(String namespace) {
+    try {
+      return client.resourceQuotas().inNamespace(namespace).list().getItems();
+    } catch (KubernetesClientException e) {
+      LOG.debug("ResourceQuotas of {} not read: {}", namespace, e.getMessage());
+      return List.of();
+    }
   }
 
   private void stop(String uid) {

@@ -37,6 +37,7 @@ public final class OverridesActuator implements Actuator {
   private final Duration poll;
   private long generation;
   private Supplier<SlotCapacity> clusterSlots = SlotCapacity::unknown;
+  private Supplier<SlotCapacity> onDemandSlots = SlotCapacity::unknown;
 
   /**
    * @param current the resource as last seen (null once deleted)
@@ -72,11 +73,17 @@ public final class OverridesActuator implements Actuator {
     return this;
   }
 
+  /** How a native-mode deployment says how many slots the job can get (its namespace's quotas). */
+  OverridesActuator withOnDemandSlots(Supplier<SlotCapacity> slots) {
+    this.onDemandSlots = slots;
+    return this;
+  }
+
   /** See {@link DeploymentSlots#of}. */
   @Override
   public SlotCapacity capacity() {
     GenericKubernetesResource r = current.get();
-    return r == null ? SlotCapacity.unknown() : DeploymentSlots.of(r, clusterSlots);
+    return r == null ? SlotCapacity.unknown() : DeploymentSlots.of(r, clusterSlots, onDemandSlots);
   }
 
   /** {@code vid:p,vid:p}, sorted by vertex id so equal requests compare equal. */

@@ -9,13 +9,17 @@ import io.ds2.flink.FlinkRestException;
 import io.ds2.flink.JobLocator;
 import io.ds2.flink.JobSampler;
 import io.ds2.flink.RestAccess;
+import io.ds2.model.policy.SlotCapacity;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -30,10 +34,20 @@ final class RestEnds implements JobEnds {
   private final Optional<RecordingDir> recordDir;
   private final Clock clock;
 
-  RestEnds(NamespaceCredentials credentials, Optional<RecordingDir> recordDir, Clock clock) {
+  private final Function<String, List<ResourceQuota>> quotas;
+
+  /**
+   * @param quotas a namespace's ResourceQuotas (empty if they cannot be read)
+   */
+  RestEnds(
+      NamespaceCredentials credentials,
+      Optional<RecordingDir> recordDir,
+      Clock clock,
+      Function<String, List<ResourceQuota>> quotas) {
     this.credentials = credentials;
     this.recordDir = recordDir;
     this.clock = clock;
+    this.quotas = quotas;
   }
 
   @Override
@@ -65,7 +79,17 @@ final class RestEnds implements JobEnds {
     JobSampler sampler = new JobSampler(rest, jid, clock);
     OverridesActuator actuator =
         new OverridesActuator(current, resource, sampler, RESCALE_POLL)
-            .withClusterSlots(() -> ClusterSlots.of(rest, jid));
+            .withClusterSlots(() -> ClusterSlots.of(rest, jid))
+            .withOnDemandSlots(
+                () -> {
+                  GenericKubernetesResource at = current.get();
+                  return at == null
+                      ? SlotCapacity.unknown()
+                      : QuotaSlots.of(
+                          at,
+                          quotas.apply(r.getMetadata().getNamespace()),
+                          ClusterSlots.total(rest));
+                });
     if (recordDir.isEmpty()) {
       return new Opened(sampler, actuator, Optional.empty(), () -> {});
     }

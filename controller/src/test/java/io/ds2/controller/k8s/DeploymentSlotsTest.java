@@ -42,11 +42,16 @@ class DeploymentSlotsTest {
   }
 
   @Test
-  void nativeModeStartsTaskManagersOnDemandSoNoLimitIsKnown() {
+  void nativeModeStartsTaskManagersOnDemandAsFarAsItsQuotasLetIt() {
     assertTrue(
         DeploymentSlots.of(resource("FlinkDeployment", Map.of()), SlotCapacity::unknown)
             .slots()
             .isEmpty());
+    SlotCapacity quotas = SlotCapacity.of(14, "ResourceQuota compute leaves ...");
+    assertEquals(
+        quotas,
+        DeploymentSlots.of(
+            resource("FlinkDeployment", Map.of()), SlotCapacity::unknown, () -> quotas));
   }
 
   @Test
