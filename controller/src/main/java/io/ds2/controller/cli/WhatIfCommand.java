@@ -129,7 +129,7 @@ final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
     PrintWriter out = spec.commandLine().getOut();
     StderrProgress progress = new StderrProgress(spec.commandLine().getErr());
     try (RecordSource source = open()) {
-      Ds2Options options = optionsFor(source.header());
+      Ds2Options options = optionsFor(source.header(), source instanceof Ds2ReferenceLog);
       if (source instanceof Ds2ReferenceLog log) {
         log.singleWindowLasts(options.window());
       }
@@ -212,9 +212,16 @@ final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
    * no flag may leave no time for a window to form. Says on stderr what was taken from the
    * recording.
    */
-  private Ds2Options optionsFor(Recorded.Header header) {
+  /**
+   * @param ds2Log a DS2 reference log: its epochs are all of a job already running, with no restart
+   *     in them, so no warm-up applies (unless {@code --warm-up} says otherwise)
+   */
+  private Ds2Options optionsFor(Recorded.Header header, boolean ds2Log) {
     Duration cadence = header.cadence();
     Map<String, String> recorded = new java.util.TreeMap<>();
+    if (ds2Log && spec.findOption("--" + Ds2Options.WARM_UP).getValue() == null) {
+      recorded.put(Ds2Options.WARM_UP, "0s");
+    }
     JsonNode used = header.config().path("options");
     Map<String, String> defaults = Ds2Options.defaults().asMap();
     for (io.ds2.model.options.OptionSpec s : Ds2Options.SPECS) {

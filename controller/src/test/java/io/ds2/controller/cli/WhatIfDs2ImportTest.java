@@ -96,6 +96,31 @@ class WhatIfDs2ImportTest {
     assertEquals(Map.of("FlatMap", 4, "Count", 2), plan(root));
   }
 
+  /**
+   * As a new user runs it: no flags but the files. The log has no restarts, so no warm-up applies
+   * (before, the live 30 s warm-up left "No clean window in the recording").
+   */
+  @Test
+  void aOneEpochLogAtDefaultsGivesDs2sAnswer() throws Exception {
+    Path topology =
+        Files.write(
+            dir.resolve("topology.csv"),
+            List.of("1,Source,2,2,FlatMap,2", "2,FlatMap,2,3,Count,1"));
+    CliRun run =
+        CliRun.of(
+            "whatif",
+            "--ds2-topology",
+            topology.toString(),
+            "--ds2-rates",
+            Files.write(dir.resolve("rates.log"), rates(1)).toString(),
+            "--ds2-source-rates",
+            Files.writeString(dir.resolve("sources.csv"), "1,1500\n").toString(),
+            "-o",
+            "json");
+    assertEquals(ExitCodes.OK, run.exitCode(), run.err());
+    assertEquals(Map.of("FlatMap", 4, "Count", 2), plan(JSON.readTree(run.out())));
+  }
+
   @Test
   void instancesOfOneWindowFarApartAreRefusedNamingTheLine() throws Exception {
     List<String> lines = rates(3);
