@@ -34,6 +34,7 @@ final class ResultsPage {
         bin/ds2-bench decide --out experiments/results/decide-benchmark.json
         bin/ds2-bench fleet --out experiments/results/fleet-benchmark.json
         bin/ds2-bench soak --jobs 200 --minutes 10 --out experiments/results/soak-benchmark.json
+        bin/ds2-bench operator-soak --minutes 60 --out experiments/results/operator-soak.json
         bin/ds2-bench replay --out experiments/results/replay-benchmark.json
         DS2_BENCH_JAVA_OPTS=-Xmx24m bin/ds2-bench replay --hours 1,24 --out experiments/results/replay-benchmark-xmx24m.json
         bin/ds2-bench rescore                       # every stored run against the current oracles
@@ -48,6 +49,7 @@ final class ResultsPage {
     decide(md, results.resolve("decide-benchmark.json"));
     fleet(md, results.resolve("fleet-benchmark.json"));
     SoakSection.render(md, results.resolve("soak-benchmark.json"));
+    OperatorSoakSection.render(md, results.resolve("operator-soak.json"));
     replay(md, results);
     return md.toString();
   }
