@@ -13,9 +13,10 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's checked examples are what their commands print: each block after an {@code <!--
- * example: ARGS -->} line is run ({@code bin/ds2 ARGS}, paths from the repository's root) and must
- * appear in the output, line for line. To bring one up to date, paste the output this test shows.
+ * The checked examples of README.md and docs/ are what their commands print: each block after an
+ * {@code <!-- example: ARGS -->} line is run ({@code bin/ds2 ARGS}, paths from the repository's
+ * root) and must appear in the output, line for line. To bring one up to date, paste the output
+ * this test shows.
  */
 class ReadmeExamplesTest {
   private static final Path ROOT = Path.of("..");
@@ -24,8 +25,13 @@ class ReadmeExamplesTest {
 
   @Test
   void everyCheckedExampleIsWhatItsCommandPrints() throws Exception {
-    String readme = Files.readString(ROOT.resolve("README.md"));
-    Matcher m = EXAMPLE.matcher(readme);
+    StringBuilder docs = new StringBuilder(Files.readString(ROOT.resolve("README.md")));
+    try (var files = Files.list(ROOT.resolve("docs"))) {
+      for (Path f : files.filter(f -> f.toString().endsWith(".md")).sorted().toList()) {
+        docs.append(Files.readString(f));
+      }
+    }
+    Matcher m = EXAMPLE.matcher(docs);
     int checked = 0;
     while (m.find()) {
       List<String> args = new ArrayList<>();
@@ -37,7 +43,7 @@ class ReadmeExamplesTest {
       String shown = m.group(2);
       assertTrue(
           run.out().contains(shown),
-          "README example of `bin/ds2 "
+          "Checked example of `bin/ds2 "
               + m.group(1)
               + "` is out of date; it prints:\n"
               + run.out());

@@ -3,7 +3,10 @@ package io.ds2.controller.cli;
 import io.ds2.controller.render.OptionsTable;
 import picocli.CommandLine.Command;
 
-/** Prints every option with its default and meaning (the README table is checked against it). */
+/**
+ * Prints every option with its default and meaning (the table in docs/options.md is checked against
+ * it).
+ */
 @Command(
     name = "options",
     mixinStandardHelpOptions = true,

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What the README promises of bad input: a window under 10 s is said to be short, an unwritable
+ * What docs/cli.md promises of bad input: a window under 10 s is said to be short, an unwritable
  * report is refused before the replay, and a damaged recording is described in ds2's words, never a
  * library's.
  */

@@ -6,13 +6,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** The README's option table is the one generated from the options class. */
+/** docs/options.md's option table is the one generated from the options class. */
 class OptionsTableTest {
   @Test
-  void readmeListsEveryOptionAsDocumented() throws Exception {
-    String readme = Files.readString(Path.of("..", "README.md"));
+  void theOptionsPageListsEveryOptionAsDocumented() throws Exception {
+    String readme = Files.readString(Path.of("..", "docs", "options.md"));
     assertTrue(
         readme.contains(OptionsTable.markdown()),
-        "README.md must contain the output of 'bin/ds2 options':\n" + OptionsTable.markdown());
+        "docs/options.md must contain the output of 'bin/ds2 options':\n"
+            + OptionsTable.markdown());
   }
 }

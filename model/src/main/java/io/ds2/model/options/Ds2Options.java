@@ -9,9 +9,9 @@ import java.util.OptionalInt;
 import java.util.function.Function;
 
 /**
- * Every tunable of ds2 in one place: name, default and meaning. The CLI flags, the README table and
- * (later) Kubernetes annotations all come from {@link #SPECS}; values are parsed and checked here
- * only. Defaults suit production; tests shorten the durations.
+ * Every tunable of ds2 in one place: name, default and meaning. The CLI flags, the table in
+ * docs/options.md and (later) Kubernetes annotations all come from {@link #SPECS}; values are
+ * parsed and checked here only. Defaults suit production; tests shorten the durations.
  *
  * @param window length of one observation window (DS2's policy interval)
  * @param warmUp how long after a job (re)start or rescale metrics are ignored
@@ -71,7 +71,7 @@ public record Ds2Options(
   public static final String RESCALE_TIMEOUT = "rescale-timeout";
   public static final String RESCALE_BACKOFF = "rescale-backoff";
 
-  /** The documented options, in the order the README lists them. */
+  /** The documented options, in the order docs/options.md lists them. */
   public static final List<OptionSpec> SPECS =
       List.of(
           spec(

@@ -155,8 +155,8 @@ class VertexWindowTest {
    * ends or at Flink's 5 s view tick, and busy time is read as elapsed minus idle minus
    * back-pressured. Polled every 2 s over 30 s windows at 200 phases, the true processing rate must
    * be 1/cost = 1250/s: without bias, off by no more than three times the longest unaccounted stall
-   * over the window's busy time (the bound of a least-squares slope, given in the README), and
-   * closer on average than the window's two ends alone.
+   * over the window's busy time (the bound of a least-squares slope, given in
+   * docs/how-ds2-decides.md), and closer on average than the window's two ends alone.
    */
   @Test
   void trueRateOfABackPressuredVertexIsItsCostWithinTheLateAccountingBound() {
