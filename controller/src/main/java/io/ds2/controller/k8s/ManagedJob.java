@@ -182,7 +182,7 @@ final class ManagedJob {
     ends = opened.close();
     JobScaler scaler =
         new JobScaler(
-            new ScalingPolicy(settings.options(), shared.clock()),
+            new ScalingPolicy(settings.options()),
             DemandScenario.measured().withSourceSplits(settings.sourceSplits()),
             mode,
             opened.actuator().pollInterval());

@@ -28,8 +28,8 @@ public final class ControlLoop {
   private ScalerAction next;
 
   /**
-   * @param policy the policy; its clock is the loop's
    * @param sleeper pauses until the next action is due (a no-op when replaying)
+   * @param clock the loop's time: each step is given its reading
    */
   public ControlLoop(
       MetricSource source,
@@ -38,14 +38,16 @@ public final class ControlLoop {
       Mode mode,
       DemandScenario demand,
       LoopListener listener,
-      Sleeper sleeper) {
+      Sleeper sleeper,
+      Clock clock) {
     this(
         source,
         new JobScaler(policy, demand, mode, actuator.pollInterval()),
         actuator,
         StateStore.inMemory(),
         listener,
-        sleeper);
+        sleeper,
+        clock);
   }
 
   public ControlLoop(
@@ -54,8 +56,9 @@ public final class ControlLoop {
       Actuator actuator,
       StateStore store,
       LoopListener listener,
-      Sleeper sleeper) {
-    this.clock = scaler.policy().clock();
+      Sleeper sleeper,
+      Clock clock) {
+    this.clock = clock;
     this.driver = new JobDriver(source, scaler, actuator, store, listener, clock);
     this.sleeper = sleeper;
   }

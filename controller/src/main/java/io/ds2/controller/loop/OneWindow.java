@@ -32,12 +32,13 @@ public final class OneWindow {
     ControlLoop loop =
         new ControlLoop(
             source,
-            new ScalingPolicy(options, Clock.systemUTC()),
+            new ScalingPolicy(options),
             Actuator.unsupported("a single window never rescales"),
             Mode.DRY_RUN,
             demand,
             LoopListener.all(progress, FAIL_ON_PROBLEM),
-            Sleeper.SYSTEM);
+            Sleeper.SYSTEM,
+            Clock.systemUTC());
     return loop.step().estimate();
   }
 

@@ -31,11 +31,12 @@ public final class RestLoops {
       LoopListener listener) {
     return new ControlLoop(
         source,
-        new ScalingPolicy(options, Clock.systemUTC()),
+        new ScalingPolicy(options),
         new RestRescaler(client, source.jobId(), RESCALE_POLL),
         mode,
         demand,
         listener,
-        Sleeper.SYSTEM);
+        Sleeper.SYSTEM,
+        Clock.systemUTC());
   }
 }

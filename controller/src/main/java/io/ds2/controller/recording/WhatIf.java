@@ -64,12 +64,13 @@ public final class WhatIf {
     ControlLoop loop =
         new ControlLoop(
             replay,
-            new ScalingPolicy(options, replay.clock()),
+            new ScalingPolicy(options),
             Actuator.unsupported("a replay cannot rescale"),
             Mode.DRY_RUN,
             demand,
             new Adapter(listener, replay, counter),
-            d -> {});
+            d -> {},
+            replay.clock());
     try {
       loop.run(() -> true, Long.MAX_VALUE);
     } catch (EndOfRecording e) {

@@ -170,15 +170,15 @@ class MetricsOnPrometheusTest {
                             "sample-interval",
                             "1s",
                             "activation",
-                            "1")),
-                    clock),
+                            "1"))),
                 DemandScenario.measured(),
                 Mode.ACT,
                 job.pollInterval()),
             job,
             StateStore.inMemory(),
             listener,
-            clock::advance);
+            clock::advance,
+            clock);
     loop.run(() -> true, 3);
     listener.problem(
         new ScalerEvent.Problem(ScalerEvent.Problem.Kind.SAMPLING_FAILED, "a test", Duration.ZERO));

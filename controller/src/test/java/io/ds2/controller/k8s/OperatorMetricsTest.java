@@ -37,8 +37,8 @@ class OperatorMetricsTest {
                 new FluidJob.Stage("p", "Parse", 0.0111, 0)));
     ScalingPolicy policy =
         new ScalingPolicy(
-            Ds2Options.fromMap(Map.of("window", "6s", "warm-up", "4s", "sample-interval", "500ms")),
-            clock);
+            Ds2Options.fromMap(
+                Map.of("window", "6s", "warm-up", "4s", "sample-interval", "500ms")));
     var listener = metrics.listenerFor("ns", resource);
     new ControlLoop(
             job,
@@ -46,7 +46,8 @@ class OperatorMetricsTest {
             job,
             StateStore.inMemory(),
             listener,
-            clock::advance)
+            clock::advance,
+            clock)
         .step();
     listener.problem(
         new ScalerEvent.Problem(ScalerEvent.Problem.Kind.SAMPLING_FAILED, "x", Duration.ZERO));

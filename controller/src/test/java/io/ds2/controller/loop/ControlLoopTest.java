@@ -47,14 +47,15 @@ class ControlLoopTest {
   }
 
   private ControlLoop loop(FakeJob job, Actuator actuator, String... options) {
-    ScalingPolicy policy = new ScalingPolicy(LoopTestSupport.options(options), clock);
+    ScalingPolicy policy = new ScalingPolicy(LoopTestSupport.options(options));
     return new ControlLoop(
         job,
         new JobScaler(policy, DemandScenario.measured(), Mode.ACT, actuator.pollInterval()),
         actuator,
         StateStore.inMemory(),
         events,
-        clock::advance);
+        clock::advance,
+        clock);
   }
 
   @Test

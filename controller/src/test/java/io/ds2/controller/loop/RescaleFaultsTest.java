@@ -135,8 +135,7 @@ class RescaleFaultsTest {
         };
     new ControlLoop(
             job,
-            new ScalingPolicy(
-                LoopTestSupport.options("warm-up", "0s", "rescale-backoff", "5m"), clock),
+            new ScalingPolicy(LoopTestSupport.options("warm-up", "0s", "rescale-backoff", "5m")),
             new Actuator() {
               @Override
               public RequestResult request(Map<String, Integer> target) {
@@ -163,7 +162,8 @@ class RescaleFaultsTest {
             Mode.ACT,
             DemandScenario.measured(),
             listener,
-            d -> job.now = job.now.plus(d))
+            d -> job.now = job.now.plus(d),
+            clock)
         .run(() -> job.now.isBefore(T0.plus(Duration.ofMinutes(30))), 10);
     return new Run(decisions, outcomes, problems, requests.get());
   }

@@ -65,24 +65,21 @@ public final class Controllers {
     Ds2Options o = Ds2Options.fromMap(MATCHED);
     Ds2Options common = o.with(Map.of(Ds2Options.TARGET_UTILIZATION, COMMON_TARGET));
     return switch (name) {
-      case "ds2" + AT_COMMON_TARGET ->
-          new LoopController(name, clock -> new ScalingPolicy(common, clock));
+      case "ds2" + AT_COMMON_TARGET -> new LoopController(name, () -> new ScalingPolicy(common));
       case "ds2-paper" + AT_COMMON_TARGET ->
-          new LoopController(name, clock -> new Ds2PaperPolicy(common, clock));
+          new LoopController(name, () -> new Ds2PaperPolicy(common));
       case "flink-as-1.10" + AT_COMMON_TARGET -> FlinkAutoscaler110.atTarget(name, COMMON_TARGET);
-      case "ds2" -> new LoopController("ds2", clock -> new ScalingPolicy(o, clock));
+      case "ds2" -> new LoopController("ds2", () -> new ScalingPolicy(o));
       case DEFAULTS + AT_COMMON_TARGET ->
           new LoopController(
               name,
-              clock ->
+              () ->
                   new ScalingPolicy(
                       Ds2Options.defaults()
-                          .with(Map.of(Ds2Options.TARGET_UTILIZATION, COMMON_TARGET)),
-                      clock));
+                          .with(Map.of(Ds2Options.TARGET_UTILIZATION, COMMON_TARGET))));
       case FLINK_DOCUMENTED -> FlinkAutoscaler110.documented(name);
-      case DEFAULTS ->
-          new LoopController(DEFAULTS, clock -> new ScalingPolicy(Ds2Options.defaults(), clock));
-      case "ds2-paper" -> new LoopController("ds2-paper", clock -> new Ds2PaperPolicy(o, clock));
+      case DEFAULTS -> new LoopController(DEFAULTS, () -> new ScalingPolicy(Ds2Options.defaults()));
+      case "ds2-paper" -> new LoopController("ds2-paper", () -> new Ds2PaperPolicy(o));
       case "flink-as-1.10-matched" -> FlinkAutoscaler110.matched();
       case "flink-as-1.10" -> FlinkAutoscaler110.defaults();
       default ->

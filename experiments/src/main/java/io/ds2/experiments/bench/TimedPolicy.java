@@ -5,7 +5,7 @@ import io.ds2.model.graph.JobGraph;
 import io.ds2.model.options.Ds2Options;
 import io.ds2.model.policy.Decision;
 import io.ds2.model.policy.DecisionPolicy;
-import java.time.Clock;
+import java.time.Instant;
 
 /** A policy whose every decision is timed. */
 public record TimedPolicy(DecisionPolicy policy, DecisionTimer timer) implements DecisionPolicy {
@@ -20,14 +20,9 @@ public record TimedPolicy(DecisionPolicy policy, DecisionTimer timer) implements
   }
 
   @Override
-  public Clock clock() {
-    return policy.clock();
-  }
-
-  @Override
-  public Decision decide(JobGraph graph, Estimate estimate) {
+  public Decision decide(JobGraph graph, Estimate estimate, Instant now) {
     long t = System.nanoTime();
-    Decision d = policy.decide(graph, estimate);
+    Decision d = policy.decide(graph, estimate, now);
     timer.add(System.nanoTime() - t);
     return d;
   }
@@ -38,7 +33,7 @@ public record TimedPolicy(DecisionPolicy policy, DecisionTimer timer) implements
   }
 
   @Override
-  public void rescaleNotApplied() {
-    policy.rescaleNotApplied();
+  public void rescaleNotApplied(Instant now) {
+    policy.rescaleNotApplied(now);
   }
 }

@@ -16,10 +16,8 @@ import io.ds2.model.window.VertexSample;
 import io.ds2.model.window.WindowBuilder;
 import io.ds2.model.window.WindowResult;
 import java.lang.management.ManagementFactory;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -64,8 +62,7 @@ public final class DecisionTimeBenchmark {
     List<JobSample> samples = List.of(sample(graph, 0), sample(graph, 30));
     WindowBuilder builder = new WindowBuilder(Duration.ofSeconds(10), Duration.ZERO);
     Ds2Options options = Ds2Options.defaults();
-    ScalingPolicy policy =
-        new ScalingPolicy(options, Clock.fixed(T0.plusSeconds(30), ZoneOffset.UTC));
+    ScalingPolicy policy = new ScalingPolicy(options);
     long[] window = new long[iterations];
     long[] estimate = new long[iterations];
     long[] decide = new long[iterations];
@@ -81,7 +78,7 @@ public final class DecisionTimeBenchmark {
         Estimate e = Ds2Model.estimateFor(graph, w, DemandScenario.measured(), options, history);
         history = e.keyedHistory();
         long t2 = System.nanoTime();
-        policy.decide(graph, e);
+        policy.decide(graph, e, T0.plusSeconds(30));
         long t3 = System.nanoTime();
         window[i] = t1 - t0;
         estimate[i] = t2 - t1;

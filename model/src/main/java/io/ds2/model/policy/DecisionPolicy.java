@@ -3,7 +3,7 @@ package io.ds2.model.policy;
 import io.ds2.model.estimate.Estimate;
 import io.ds2.model.graph.JobGraph;
 import io.ds2.model.options.Ds2Options;
-import java.time.Clock;
+import java.time.Instant;
 
 /**
  * Turns each clean window's estimate into a decision, and learns what became of the rescales it
@@ -21,22 +21,20 @@ public interface DecisionPolicy {
     return options();
   }
 
-  /** The time base of every decision; the loop's window collector runs on it too. */
-  Clock clock();
-
-  Decision decide(JobGraph graph, Estimate estimate);
+  /** Decides on one window's estimate at {@code now} (time is only ever an argument). */
+  Decision decide(JobGraph graph, Estimate estimate, Instant now);
 
   /**
-   * As {@link #decide(JobGraph, Estimate)}, knowing how many slots the job can get; a policy that
-   * does not look at slots (DS2's own rules) ignores it.
+   * As {@link #decide(JobGraph, Estimate, Instant)}, knowing how many slots the job can get; a
+   * policy that does not look at slots (DS2's own rules) ignores it.
    */
-  default Decision decide(JobGraph graph, Estimate estimate, SlotCapacity capacity) {
-    return decide(graph, estimate);
+  default Decision decide(JobGraph graph, Estimate estimate, SlotCapacity capacity, Instant now) {
+    return decide(graph, estimate, now);
   }
 
   /** The job now runs at the requested parallelism. */
   void rescaleApplied();
 
-  /** Flink did not apply the rescale (e.g. too few slots). */
-  void rescaleNotApplied();
+  /** Flink did not apply the rescale (e.g. too few slots), as found at {@code now}. */
+  void rescaleNotApplied(Instant now);
 }

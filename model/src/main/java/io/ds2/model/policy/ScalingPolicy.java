@@ -6,7 +6,6 @@ import io.ds2.model.estimate.ReasonCode;
 import io.ds2.model.graph.JobGraph;
 import io.ds2.model.options.Ds2Options;
 import io.ds2.model.policy.VertexTargets.Proposal;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -19,11 +18,10 @@ import java.util.Optional;
  * it has persisted in the same direction for {@code activation} windows (then the smallest of those
  * changes); a scale-down only after recommendations stayed lower for the whole {@code
  * scale-down-delay} (to the highest of them); nothing while backing off from an unmet rescale, and
- * nothing on an incomplete estimate. Time comes from the injected clock.
+ * nothing on an incomplete estimate. Time is an argument.
  */
 public final class ScalingPolicy implements DecisionPolicy {
   private final Ds2Options options;
-  private final Clock clock;
   private final EfficiencyModel efficiency = new EfficiencyModel();
   // One entry per vertex holding all the policy remembers of it: at 1,000 vertices, a map per
   // concern (recent windows, scale-downs, notes) cost five lookups per vertex and window.
@@ -108,9 +106,8 @@ public final class ScalingPolicy implements DecisionPolicy {
             });
   }
 
-  public ScalingPolicy(Ds2Options options, Clock clock) {
+  public ScalingPolicy(Ds2Options options) {
     this.options = options;
-    this.clock = clock;
     this.estimateOptions = options;
   }
 
@@ -129,18 +126,12 @@ public final class ScalingPolicy implements DecisionPolicy {
   }
 
   @Override
-  public Clock clock() {
-    return clock;
+  public Decision decide(JobGraph graph, Estimate estimate, Instant now) {
+    return decide(graph, estimate, SlotCapacity.unknown(), now);
   }
 
   @Override
-  public Decision decide(JobGraph graph, Estimate estimate) {
-    return decide(graph, estimate, SlotCapacity.unknown());
-  }
-
-  @Override
-  public Decision decide(JobGraph graph, Estimate estimate, SlotCapacity capacity) {
-    Instant now = clock.instant();
+  public Decision decide(JobGraph graph, Estimate estimate, SlotCapacity capacity, Instant now) {
     for (int i = 0; i < estimate.vertices().size(); i++) {
       efficiency.observe(i, estimate.vertices().get(i));
     }
@@ -255,11 +246,11 @@ public final class ScalingPolicy implements DecisionPolicy {
    * row doubles the wait, up to {@link #MAX_BACKOFF_FACTOR} rescale-backoffs.
    */
   @Override
-  public void rescaleNotApplied() {
+  public void rescaleNotApplied(Instant now) {
     memory.clear();
     notApplied++;
     long factor = Math.min(1L << Math.min(notApplied - 1, 30), MAX_BACKOFF_FACTOR);
-    backoffUntil = Optional.of(clock.instant().plus(options.rescaleBackoff().multipliedBy(factor)));
+    backoffUntil = Optional.of(now.plus(options.rescaleBackoff().multipliedBy(factor)));
   }
 
   public Optional<Instant> backoffUntil() {
@@ -312,9 +303,9 @@ public final class ScalingPolicy implements DecisionPolicy {
   }
 
   /** How long ago the policy started tracking a pending scale-down of {@code vertexId}. */
-  Optional<Duration> scaleDownPendingFor(String vertexId) {
+  Optional<Duration> scaleDownPendingFor(String vertexId, Instant now) {
     return Optional.ofNullable(memory.get(vertexId))
         .map(m -> m.down)
-        .map(d -> Duration.between(d.since(), clock.instant()));
+        .map(d -> Duration.between(d.since(), now));
   }
 }

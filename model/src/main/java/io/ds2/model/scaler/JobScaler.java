@@ -163,7 +163,7 @@ public final class JobScaler {
         Ds2Model.estimateFor(
             s.graph(), ready.window(), demand, policy.estimateOptions(), keyedHistory);
     keyedHistory = estimate.keyedHistory();
-    Decision decision = policy.decide(s.graph(), estimate, s.capacity());
+    Decision decision = policy.decide(s.graph(), estimate, s.capacity(), now);
     List<ScalerEvent> events = new ArrayList<>(2);
     if (s.graph() != checked) {
       checked = s.graph();
@@ -231,7 +231,7 @@ public final class JobScaler {
     if (rollingBack) {
       // Whatever became of the rollback, the target it undid failed: back off from it.
       rollingBack = false;
-      policy.rescaleNotApplied();
+      policy.rescaleNotApplied(now);
     } else if (outcome instanceof RescaleOutcome.Applied a) {
       if (!beforeRescale.isEmpty()) {
         probation =
@@ -250,7 +250,7 @@ public final class JobScaler {
               Duration.ZERO));
     } else if (!(outcome instanceof RescaleOutcome.NotApplied n
         && n.cause() == RescaleOutcome.Cause.BUSY)) {
-      policy.rescaleNotApplied(); // unmet or refused: back off, never storm
+      policy.rescaleNotApplied(now); // unmet or refused: back off, never storm
     }
     return new Step(events, nextWindow(now), true);
   }

@@ -73,9 +73,9 @@ class CapacityShortfallTest {
 
   @Test
   void aJobBehindWithNoSubtaskSaturatedIsSizedForTheBusyRatioItFellBehindAt() {
-    ScalingPolicy policy = new ScalingPolicy(options("1.0"), clock);
+    ScalingPolicy policy = new ScalingPolicy(options("1.0"));
     // Work's true rate 372 / 0.84 = 443 records/s for 3 instances: DS2 says 400 needs 2.71 -> 3.
-    Decision first = policy.decide(GRAPH, window(policy, 372, 0.99, 0.84));
+    Decision first = policy.decide(GRAPH, window(policy, 372, 0.99, 0.84), clock.instant());
     assertEquals(ReasonCode.CAPACITY_SHORTFALL, holdCode(first));
     String why = ((Action.Hold) first.action()).reason().message();
     assertTrue(why.contains("Source emits 372.0 of 400.0 records/s"), why);
@@ -83,7 +83,7 @@ class CapacityShortfallTest {
     assertTrue(why.contains("1 of the last 3 windows"), why);
     assertEquals(1.0, policy.estimateOptions().targetUtilization(), 1e-9); // not yet: one window
     clock.advance(java.time.Duration.ofSeconds(30));
-    Decision confirmed = policy.decide(GRAPH, window(policy, 372, 0.99, 0.84));
+    Decision confirmed = policy.decide(GRAPH, window(policy, 372, 0.99, 0.84), clock.instant());
     assertEquals(ReasonCode.CAPACITY_SHORTFALL, holdCode(confirmed));
     assertTrue(
         ((Action.Hold) confirmed.action()).reason().message().contains("sizing for 0.79"),
@@ -92,49 +92,54 @@ class CapacityShortfallTest {
     assertEquals(1.0, policy.options().targetUtilization(), 1e-9); // what was configured
     // The next window is sized for 0.79: 400 / (147.6 x 0.79) = 3.43 -> 4.
     clock.advance(java.time.Duration.ofSeconds(30));
-    Decision next = policy.decide(GRAPH, window(policy, 372, 0.99, 0.84));
+    Decision next = policy.decide(GRAPH, window(policy, 372, 0.99, 0.84), clock.instant());
     Action.Rescale r = assertInstanceOf(Action.Rescale.class, next.action());
     assertEquals(4, r.parallelism().get("w"));
     // Kept after the rescale: at 4 the job keeps up at 0.63 busy and is not scaled back to 3.
     policy.rescaleApplied();
     clock.advance(java.time.Duration.ofSeconds(30));
-    Decision after = policy.decide(GRAPH, window(policy, 400, 0.0, 0.68));
+    Decision after = policy.decide(GRAPH, window(policy, 400, 0.0, 0.68), clock.instant());
     assertEquals(ReasonCode.NO_CHANGE, holdCode(after));
     assertEquals(0.79, policy.estimateOptions().targetUtilization(), 1e-9);
   }
 
   @Test
   void oneWindowShortInThreeTeachesNothingTwoDo() {
-    ScalingPolicy policy = new ScalingPolicy(options("1.0"), clock);
+    ScalingPolicy policy = new ScalingPolicy(options("1.0"));
     assertEquals(
         ReasonCode.CAPACITY_SHORTFALL,
-        holdCode(policy.decide(GRAPH, window(policy, 372, 0.99, 0.84))));
+        holdCode(policy.decide(GRAPH, window(policy, 372, 0.99, 0.84), clock.instant())));
     assertEquals(
-        ReasonCode.NO_CHANGE, holdCode(policy.decide(GRAPH, window(policy, 400, 0.6, 0.84))));
+        ReasonCode.NO_CHANGE,
+        holdCode(policy.decide(GRAPH, window(policy, 400, 0.6, 0.84), clock.instant())));
     assertEquals(
-        ReasonCode.NO_CHANGE, holdCode(policy.decide(GRAPH, window(policy, 400, 0.6, 0.84))));
+        ReasonCode.NO_CHANGE,
+        holdCode(policy.decide(GRAPH, window(policy, 400, 0.6, 0.84), clock.instant())));
     assertEquals(
         ReasonCode.CAPACITY_SHORTFALL,
-        holdCode(policy.decide(GRAPH, window(policy, 372, 0.99, 0.84))));
+        holdCode(policy.decide(GRAPH, window(policy, 372, 0.99, 0.84), clock.instant())));
     assertEquals(1.0, policy.estimateOptions().targetUtilization(), 1e-9); // 1 of the last 3
     // A marginal job, short every other window: the second short window of three confirms it.
     assertEquals(
-        ReasonCode.NO_CHANGE, holdCode(policy.decide(GRAPH, window(policy, 400, 0.6, 0.84))));
+        ReasonCode.NO_CHANGE,
+        holdCode(policy.decide(GRAPH, window(policy, 400, 0.6, 0.84), clock.instant())));
     assertEquals(
         ReasonCode.CAPACITY_SHORTFALL,
-        holdCode(policy.decide(GRAPH, window(policy, 372, 0.99, 0.84))));
+        holdCode(policy.decide(GRAPH, window(policy, 372, 0.99, 0.84), clock.instant())));
     assertEquals(0.79, policy.estimateOptions().targetUtilization(), 1e-9);
   }
 
   @Test
   void aSourceNotHeldBackOrAJobKeepingUpTeachesNothing() {
-    ScalingPolicy policy = new ScalingPolicy(options("1.0"), clock);
+    ScalingPolicy policy = new ScalingPolicy(options("1.0"));
     // Behind but hardly back-pressured: the source itself is short (not the job downstream).
     assertEquals(
-        ReasonCode.NO_CHANGE, holdCode(policy.decide(GRAPH, window(policy, 372, 0.2, 0.84))));
+        ReasonCode.NO_CHANGE,
+        holdCode(policy.decide(GRAPH, window(policy, 372, 0.2, 0.84), clock.instant())));
     // Back-pressured but emitting 99 % of what arrives: keeping up.
     assertEquals(
-        ReasonCode.NO_CHANGE, holdCode(policy.decide(GRAPH, window(policy, 396, 0.9, 0.84))));
+        ReasonCode.NO_CHANGE,
+        holdCode(policy.decide(GRAPH, window(policy, 396, 0.9, 0.84), clock.instant())));
     assertEquals(1.0, policy.estimateOptions().targetUtilization(), 1e-9);
   }
 
@@ -142,10 +147,11 @@ class CapacityShortfallTest {
   void aSaturatedSubtaskExplainsTheShortfallAndTeachesNothing() {
     // Work at 3, every subtask 97 % busy, emitting 390 of 400/s: DS2 says 2.98 -> 3 will do.
     // The shortfall is the saturated subtasks', not busy time overstating capacity.
-    ScalingPolicy policy = new ScalingPolicy(options("1.0"), clock);
+    ScalingPolicy policy = new ScalingPolicy(options("1.0"));
     for (int i = 0; i < 3; i++) {
       assertEquals(
-          ReasonCode.NO_CHANGE, holdCode(policy.decide(GRAPH, window(policy, 390, 0.99, 0.97))));
+          ReasonCode.NO_CHANGE,
+          holdCode(policy.decide(GRAPH, window(policy, 390, 0.99, 0.97), clock.instant())));
     }
     assertEquals(1.0, policy.estimateOptions().targetUtilization(), 1e-9);
   }
@@ -154,16 +160,16 @@ class CapacityShortfallTest {
   void neverBelowHalfUtilizationAndNeverAboveTheTarget() {
     // Behind with every subtask 30 % busy (held at 3 by min-parallelism): not a capacity the
     // policy can believe in below 0.5.
-    ScalingPolicy policy = new ScalingPolicy(options("1.0", "3"), clock);
+    ScalingPolicy policy = new ScalingPolicy(options("1.0", "3"));
     for (int i = 0; i < CapacityShortfall.CONFIRM_WINDOWS; i++) {
       assertEquals(
           ReasonCode.CAPACITY_SHORTFALL,
-          holdCode(policy.decide(GRAPH, window(policy, 372, 0.99, 0.3))));
+          holdCode(policy.decide(GRAPH, window(policy, 372, 0.99, 0.3), clock.instant())));
     }
     assertEquals(0.5, policy.estimateOptions().targetUtilization(), 1e-9);
     // At target 0.8, a job behind at 0.84 busy is one the estimate already scales: no shortfall.
-    ScalingPolicy hot = new ScalingPolicy(options("0.8"), clock);
-    Decision d = hot.decide(GRAPH, window(hot, 372, 0.99, 0.84));
+    ScalingPolicy hot = new ScalingPolicy(options("0.8"));
+    Decision d = hot.decide(GRAPH, window(hot, 372, 0.99, 0.84), clock.instant());
     assertInstanceOf(Action.Rescale.class, d.action());
     assertEquals(0.8, hot.estimateOptions().targetUtilization(), 1e-9);
   }

@@ -41,7 +41,7 @@ class PointwiseInputsTest {
     Estimate e =
         Ds2Model.estimate(
             graph, o.window(), Map.of("s", DemandEstimator.explicit(o.get("s"), rate)), OPTIONS);
-    Decision d = new ScalingPolicy(OPTIONS, new MutableClock()).decide(graph, e);
+    Decision d = new ScalingPolicy(OPTIONS).decide(graph, e, java.time.Instant.EPOCH);
     return new VertexDecisionView(d);
   }
 

@@ -65,7 +65,7 @@ class ScalingPolicyTest {
 
   private Decision decide(ScalingPolicy policy, double rate, double costMs, double alpha, int p) {
     clock.advance(Duration.ofSeconds(30));
-    return policy.decide(GRAPH, window(rate, costMs, alpha, p, policy.options()));
+    return policy.decide(GRAPH, window(rate, costMs, alpha, p, policy.options()), clock.instant());
   }
 
   private static int target(Decision d) {
@@ -82,7 +82,7 @@ class ScalingPolicyTest {
 
   @Test
   void linearWorkloadConvergesInOneStepAndHolds() {
-    ScalingPolicy policy = new ScalingPolicy(options(), clock);
+    ScalingPolicy policy = new ScalingPolicy(options());
     // 1000/s at 3.5 ms: 3.5 instances -> 4.
     Decision d = decide(policy, 1000, 3.5, 0, 1);
     assertEquals(4, target(d));
@@ -95,7 +95,7 @@ class ScalingPolicyTest {
 
   @Test
   void activationWaitsForAgreeingWindowsAndTakesTheSmallestChange() {
-    ScalingPolicy policy = new ScalingPolicy(options("activation", "2"), clock);
+    ScalingPolicy policy = new ScalingPolicy(options("activation", "2"));
     Decision first = decide(policy, 1000, 3.5, 0, 1);
     assertEquals(ReasonCode.ACTIVATING, holdCode(first));
     assertTrue(codes(first).contains(ReasonCode.ACTIVATING));
@@ -106,14 +106,14 @@ class ScalingPolicyTest {
 
   @Test
   void aTargetOtherThanThisWindowsRecommendationSaysWhy() {
-    ScalingPolicy up = new ScalingPolicy(options("activation", "2"), clock);
+    ScalingPolicy up = new ScalingPolicy(options("activation", "2"));
     decide(up, 1000, 2.9, 0, 1); // wants 3
     Decision d = decide(up, 1000, 3.5, 0, 1); // wants 4: the smaller, 3, is taken
     assertEquals(3, target(d));
     assertEquals(4, d.vertex("w").orElseThrow().recommended());
     assertTrue(codes(d).contains(ReasonCode.ACTIVATION_SMALLEST), codes(d).toString());
     ScalingPolicy down =
-        new ScalingPolicy(options("scale-down-delay", "60s", "scale-down-threshold", "0"), clock);
+        new ScalingPolicy(options("scale-down-delay", "60s", "scale-down-threshold", "0"));
     decide(down, 1000, 4.5, 0, 8); // wants 5
     decide(down, 1000, 2.5, 0, 8); // wants 3
     decide(down, 1000, 2.5, 0, 8);
@@ -125,7 +125,7 @@ class ScalingPolicyTest {
 
   @Test
   void disagreeingDirectionsHold() {
-    ScalingPolicy policy = new ScalingPolicy(options("activation", "2"), clock);
+    ScalingPolicy policy = new ScalingPolicy(options("activation", "2"));
     decide(policy, 1000, 5.5, 0, 4); // wants 6: up
     Decision d = decide(policy, 1000, 2.1, 0, 4); // wants 3: down
     assertEquals(ReasonCode.DIRECTION_UNSTABLE, holdCode(d));
@@ -134,7 +134,7 @@ class ScalingPolicyTest {
   @Test
   void scaleDownWaitsOutTheDelayAndGoesToTheHighestRecommendation() {
     ScalingPolicy policy =
-        new ScalingPolicy(options("scale-down-delay", "60s", "scale-down-threshold", "0"), clock);
+        new ScalingPolicy(options("scale-down-delay", "60s", "scale-down-threshold", "0"));
     // At p = 8: 1000/s at 3.5 ms wants 4, then 4.5 ms wants 5, then 2.5 ms wants 3.
     assertEquals(ReasonCode.SCALE_DOWN_DELAYED, holdCode(decide(policy, 1000, 3.5, 0, 8)));
     assertEquals(ReasonCode.SCALE_DOWN_DELAYED, holdCode(decide(policy, 1000, 4.5, 0, 8)));
@@ -145,12 +145,12 @@ class ScalingPolicyTest {
   @Test
   void aRestoredPolicyContinuesThePendingScaleDownDelay() {
     Ds2Options o = options("scale-down-delay", "60s", "scale-down-threshold", "0");
-    ScalingPolicy before = new ScalingPolicy(o, clock);
+    ScalingPolicy before = new ScalingPolicy(o);
     assertEquals(
         ReasonCode.SCALE_DOWN_DELAYED, holdCode(decide(before, 1000, 4.5, 0, 8))); // wants 5
     ScalingPolicy.State saved = before.state();
     // A new controller instance, 30 s later: the delay continues, it does not start over.
-    ScalingPolicy after = new ScalingPolicy(o, clock);
+    ScalingPolicy after = new ScalingPolicy(o);
     after.restore(saved);
     assertEquals(ReasonCode.SCALE_DOWN_DELAYED, holdCode(decide(after, 1000, 3.5, 0, 8)));
     assertEquals(5, target(decide(after, 1000, 3.5, 0, 8)), "highest since before the restart");
@@ -159,7 +159,7 @@ class ScalingPolicyTest {
   @Test
   void aNeededScaleUpResetsAPendingScaleDown() {
     ScalingPolicy policy =
-        new ScalingPolicy(options("scale-down-delay", "60s", "scale-down-threshold", "0"), clock);
+        new ScalingPolicy(options("scale-down-delay", "60s", "scale-down-threshold", "0"));
     decide(policy, 1000, 3.5, 0, 8); // down pending since t=30
     assertEquals(9, target(decide(policy, 1000, 8.5, 0, 8))); // up: acts, and resets
     policy.rescaleApplied();
@@ -169,7 +169,7 @@ class ScalingPolicyTest {
 
   @Test
   void smallScaleDownsAreIgnoredButSmallScaleUpsAreNot() {
-    ScalingPolicy policy = new ScalingPolicy(options("scale-down-threshold", "0.2"), clock);
+    ScalingPolicy policy = new ScalingPolicy(options("scale-down-threshold", "0.2"));
     Decision d = decide(policy, 1000, 8.5, 0, 10); // wants 9 of 10: 10 % < 20 %
     assertEquals(ReasonCode.NO_CHANGE, holdCode(d));
     assertTrue(codes(d).contains(ReasonCode.SCALE_DOWN_BELOW_THRESHOLD));
@@ -178,8 +178,7 @@ class ScalingPolicyTest {
 
   @Test
   void stepLimitsCapOneRescale() {
-    ScalingPolicy policy =
-        new ScalingPolicy(options("max-step-up", "4", "max-step-down", "2"), clock);
+    ScalingPolicy policy = new ScalingPolicy(options("max-step-up", "4", "max-step-down", "2"));
     Decision up = decide(policy, 1000, 29.5, 0, 1); // wants 30
     assertEquals(4, target(up));
     assertTrue(codes(up).contains(ReasonCode.STEP_LIMITED_UP));
@@ -190,17 +189,18 @@ class ScalingPolicyTest {
 
   @Test
   void keyedVerticesAlignToDivisorsOfMaxParallelism() {
-    ScalingPolicy policy = new ScalingPolicy(options("align-keyed", "true"), clock);
+    ScalingPolicy policy = new ScalingPolicy(options("align-keyed", "true"));
     clock.advance(Duration.ofSeconds(30));
     // Wants 5 (the busiest of 5 owns 26 of 128 even key groups: 4.5 x 26 / 128 = 0.91) -> 8.
-    Decision d = policy.decide(KEYED, window(KEYED, 1000, 4.5, 0, 1, policy.options()));
+    Decision d =
+        policy.decide(KEYED, window(KEYED, 1000, 4.5, 0, 1, policy.options()), clock.instant());
     assertEquals(8, target(d));
     assertTrue(codes(d).contains(ReasonCode.ALIGNED_TO_KEY_GROUPS));
   }
 
   @Test
   void incompleteEstimateNeverRescales() {
-    ScalingPolicy policy = new ScalingPolicy(options(), clock);
+    ScalingPolicy policy = new ScalingPolicy(options());
     Observations obs = new Observations(30).source("s", 1, 300).operator("w", 2, 0, 0, 0);
     clock.advance(Duration.ofSeconds(30));
     Decision d =
@@ -210,15 +210,16 @@ class ScalingPolicyTest {
                 GRAPH,
                 obs.window(),
                 Map.of("s", DemandEstimator.explicit(obs.get("s"), 1000)),
-                policy.options()));
+                policy.options()),
+            clock.instant());
     assertEquals(ReasonCode.ESTIMATE_INCOMPLETE, holdCode(d));
   }
 
   @Test
   void unmetRescaleBacksOffInsteadOfStorming() {
-    ScalingPolicy policy = new ScalingPolicy(options("rescale-backoff", "2m"), clock);
+    ScalingPolicy policy = new ScalingPolicy(options("rescale-backoff", "2m"));
     assertEquals(4, target(decide(policy, 1000, 3.5, 0, 1)));
-    policy.rescaleNotApplied();
+    policy.rescaleNotApplied(clock.instant());
     for (int i = 0; i < 3; i++) { // 30, 60, 90 s into the 120 s back-off
       assertEquals(ReasonCode.BACKING_OFF, holdCode(decide(policy, 1000, 3.5, 0, 1)));
     }
@@ -227,28 +228,29 @@ class ScalingPolicyTest {
 
   @Test
   void unmetRescalesInARowDoubleTheBackOffUpToItsCap() {
-    ScalingPolicy policy = new ScalingPolicy(options("rescale-backoff", "1m"), clock);
+    ScalingPolicy policy = new ScalingPolicy(options("rescale-backoff", "1m"));
     long[] minutes = new long[6];
     for (int n = 0; n < minutes.length; n++) {
-      policy.rescaleNotApplied();
+      policy.rescaleNotApplied(clock.instant());
       minutes[n] =
           Duration.between(clock.instant(), policy.backoffUntil().orElseThrow()).toMinutes();
     }
     assertEquals(
         List.of(1L, 2L, 4L, 8L, 8L, 8L), java.util.Arrays.stream(minutes).boxed().toList());
     policy.rescaleApplied();
-    policy.rescaleNotApplied();
+    policy.rescaleNotApplied(clock.instant());
     assertEquals(
         1, Duration.between(clock.instant(), policy.backoffUntil().orElseThrow()).toMinutes());
   }
 
   @Test
   void aTargetIsCappedAtTheSlotsTheJobCanGetAndHeldThereSayingWhy() {
-    ScalingPolicy policy = new ScalingPolicy(options(), clock);
+    ScalingPolicy policy = new ScalingPolicy(options());
     SlotCapacity three = SlotCapacity.of(3, "the cluster's 2 free slots and the 1 the job holds");
     clock.advance(Duration.ofSeconds(30));
     // 1000/s at 3.5 ms wants 4.
-    Decision d = policy.decide(GRAPH, window(1000, 3.5, 0, 1, policy.options()), three);
+    Decision d =
+        policy.decide(GRAPH, window(1000, 3.5, 0, 1, policy.options()), three, clock.instant());
     assertEquals(3, target(d));
     assertTrue(codes(d).contains(ReasonCode.SLOT_LIMIT), codes(d).toString());
     assertTrue(
@@ -259,21 +261,29 @@ class ScalingPolicyTest {
                         .equals("wants 4; the job can get 3 slots (" + three.source() + ")")));
     policy.rescaleApplied();
     clock.advance(Duration.ofSeconds(30));
-    Decision held = policy.decide(GRAPH, window(1000, 3.5, 0, 3, policy.options()), three);
+    Decision held =
+        policy.decide(GRAPH, window(1000, 3.5, 0, 3, policy.options()), three, clock.instant());
     assertEquals(ReasonCode.SLOT_LIMIT, holdCode(held));
     clock.advance(Duration.ofSeconds(30));
     Decision unknown =
-        policy.decide(GRAPH, window(1000, 3.5, 0, 3, policy.options()), SlotCapacity.unknown());
+        policy.decide(
+            GRAPH,
+            window(1000, 3.5, 0, 3, policy.options()),
+            SlotCapacity.unknown(),
+            clock.instant());
     assertEquals(4, target(unknown), "with the slots unknown, no cap");
   }
 
   @Test
   void maxSlotsCapsLikeTheClustersSlotsAndTheSmallerFigureWins() {
-    ScalingPolicy policy = new ScalingPolicy(options("max-slots", "2"), clock);
+    ScalingPolicy policy = new ScalingPolicy(options("max-slots", "2"));
     clock.advance(Duration.ofSeconds(30));
     Decision d =
         policy.decide(
-            GRAPH, window(1000, 3.5, 0, 1, policy.options()), SlotCapacity.of(3, "the cluster"));
+            GRAPH,
+            window(1000, 3.5, 0, 1, policy.options()),
+            SlotCapacity.of(3, "the cluster"),
+            clock.instant());
     assertEquals(2, target(d));
     assertTrue(
         d.vertex("w").orElseThrow().reasons().stream()
@@ -284,7 +294,7 @@ class ScalingPolicyTest {
   void learnedCostCurveConvergesWherePlainDs2Creeps() {
     // 1000/s at 6 ms with cost +10 % per extra instance: the oracle is 14
     // (6 x 0.9 / (1 - 0.6) = 13.5). Plain DS2 would go 1 -> 6 -> 9 -> 11 -> 12 -> 13 -> 14.
-    ScalingPolicy policy = new ScalingPolicy(options(), clock);
+    ScalingPolicy policy = new ScalingPolicy(options());
     assertEquals(6, target(decide(policy, 1000, 6, 0.1, 1)));
     policy.rescaleApplied();
     Decision second = decide(policy, 1000, 6, 0.1, 6);
@@ -296,7 +306,7 @@ class ScalingPolicyTest {
 
   @Test
   void noiseBelowTheToleranceKeepsPureDs2() {
-    ScalingPolicy policy = new ScalingPolicy(options(), clock);
+    ScalingPolicy policy = new ScalingPolicy(options());
     assertEquals(4, target(decide(policy, 1000, 3.5, 0, 1)));
     policy.rescaleApplied();
     // 2 % costlier at p=4: within the 5 % tolerance, so no curve; DS2 keeps 4 (3.57).
@@ -333,12 +343,12 @@ class ScalingPolicyTest {
             obs.window(),
             Map.of("s", DemandEstimator.infer(obs.get("s"), java.util.Optional.empty())),
             policy.options());
-    return policy.decide(GRAPH, e);
+    return policy.decide(GRAPH, e, clock.instant());
   }
 
   @Test
   void aWindowAcrossALoadChangeIsNotActedOnButTheNextIs() {
-    ScalingPolicy policy = new ScalingPolicy(options(), clock);
+    ScalingPolicy policy = new ScalingPolicy(options());
     Decision straddling = decideShifted(policy, 400, 800);
     assertEquals(ReasonCode.DEMAND_SHIFTED, holdCode(straddling));
     assertTrue(
@@ -353,7 +363,7 @@ class ScalingPolicyTest {
 
   @Test
   void aSteadyRampIsFollowedEveryOtherWindow() {
-    ScalingPolicy policy = new ScalingPolicy(options(), clock);
+    ScalingPolicy policy = new ScalingPolicy(options());
     assertEquals(ReasonCode.DEMAND_SHIFTED, holdCode(decideShifted(policy, 400, 500)));
     Decision next = decideShifted(policy, 500, 600);
     assertTrue(next.rescales(), next.toString());
@@ -361,7 +371,7 @@ class ScalingPolicyTest {
 
   @Test
   void halvesWithinTenPercentAreSteady() {
-    ScalingPolicy policy = new ScalingPolicy(options(), clock);
+    ScalingPolicy policy = new ScalingPolicy(options());
     assertTrue(decideShifted(policy, 400, 430).rescales());
   }
 }

@@ -14,10 +14,8 @@ import io.ds2.model.policy.ScalingPolicy;
 import io.ds2.model.window.JobSample;
 import io.ds2.model.window.SubtaskSample;
 import io.ds2.model.window.VertexSample;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
@@ -39,30 +37,9 @@ class JobScalerTest {
           Map.of("window", "10s", "warm-up", "0s", "sample-interval", "1s", "activation", "1"));
 
   private Instant now = T0;
-  private final Clock clock =
-      new Clock() {
-        @Override
-        public Instant instant() {
-          return now;
-        }
-
-        @Override
-        public java.time.ZoneId getZone() {
-          return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-          return this;
-        }
-      };
-
   private final JobScaler scaler =
       new JobScaler(
-          new ScalingPolicy(OPTIONS, clock),
-          DemandScenario.measured(),
-          Mode.ACT,
-          Duration.ofMillis(250));
+          new ScalingPolicy(OPTIONS), DemandScenario.measured(), Mode.ACT, Duration.ofMillis(250));
 
   /** Work (1 instance, 10 ms a record) runs flat out at 100/s; 300/s arrive: it needs 3. */
   private JobSample sample(String state) {
@@ -203,7 +180,7 @@ class JobScalerTest {
   void aSplitCountForAVertexTheJobDoesNotHaveIsReportedOnceAndIgnored() {
     JobScaler given =
         new JobScaler(
-            new ScalingPolicy(OPTIONS, clock),
+            new ScalingPolicy(OPTIONS),
             DemandScenario.measured().withSourceSplits(Map.of("Source: Files", 8, "Source", 4)),
             Mode.ACT,
             Duration.ofMillis(250));

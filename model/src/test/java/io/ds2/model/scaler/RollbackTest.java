@@ -15,10 +15,8 @@ import io.ds2.model.policy.ScalingPolicy;
 import io.ds2.model.window.JobSample;
 import io.ds2.model.window.SubtaskSample;
 import io.ds2.model.window.VertexSample;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -51,27 +49,7 @@ class RollbackTest {
   private long restarts = 5;
   private final JobScaler scaler =
       new JobScaler(
-          new ScalingPolicy(
-              OPTIONS,
-              new Clock() {
-                @Override
-                public Instant instant() {
-                  return now;
-                }
-
-                @Override
-                public java.time.ZoneId getZone() {
-                  return ZoneOffset.UTC;
-                }
-
-                @Override
-                public Clock withZone(java.time.ZoneId zone) {
-                  return this;
-                }
-              }),
-          DemandScenario.measured(),
-          Mode.ACT,
-          Duration.ofMillis(250));
+          new ScalingPolicy(OPTIONS), DemandScenario.measured(), Mode.ACT, Duration.ofMillis(250));
 
   /** 300/s arrive; Work takes 10 ms a record, so it needs 3 and runs flat out at 1. */
   private Step poll() {

@@ -11,7 +11,7 @@ import io.ds2.model.policy.Action;
 import io.ds2.model.policy.Decision;
 import io.ds2.model.policy.DecisionPolicy;
 import io.ds2.model.policy.VertexDecision;
-import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,12 +29,10 @@ import java.util.Map;
  */
 public final class Ds2PaperPolicy implements DecisionPolicy {
   private final Ds2Options options;
-  private final Clock clock;
   private int windowsAsking;
 
-  public Ds2PaperPolicy(Ds2Options options, Clock clock) {
+  public Ds2PaperPolicy(Ds2Options options) {
     this.options = options;
-    this.clock = clock;
   }
 
   @Override
@@ -43,12 +41,7 @@ public final class Ds2PaperPolicy implements DecisionPolicy {
   }
 
   @Override
-  public Clock clock() {
-    return clock;
-  }
-
-  @Override
-  public Decision decide(JobGraph graph, Estimate estimate) {
+  public Decision decide(JobGraph graph, Estimate estimate, Instant now) {
     Map<String, Integer> target = new LinkedHashMap<>();
     List<VertexDecision> vertices = new ArrayList<>();
     boolean change = false;
@@ -70,17 +63,19 @@ public final class Ds2PaperPolicy implements DecisionPolicy {
     }
     if (!estimate.complete() || !change) {
       windowsAsking = 0;
-      return hold(estimate, vertices, estimate.complete() ? "no change" : "estimate incomplete");
+      return hold(
+          now, estimate, vertices, estimate.complete() ? "no change" : "estimate incomplete");
     }
     windowsAsking++;
     if (windowsAsking < options.activation()) {
-      return hold(estimate, vertices, windowsAsking + " of " + options.activation() + " windows");
+      return hold(
+          now, estimate, vertices, windowsAsking + " of " + options.activation() + " windows");
     }
     windowsAsking = 0;
-    return new Decision(clock.instant(), estimate, vertices, new Action.Rescale(target));
+    return new Decision(now, estimate, vertices, new Action.Rescale(target));
   }
 
-  private Decision hold(Estimate estimate, List<VertexDecision> vertices, String why) {
+  private Decision hold(Instant now, Estimate estimate, List<VertexDecision> vertices, String why) {
     List<VertexDecision> held = new ArrayList<>();
     for (VertexDecision v : vertices) {
       held.add(
@@ -94,7 +89,7 @@ public final class Ds2PaperPolicy implements DecisionPolicy {
               v.reasons()));
     }
     return new Decision(
-        clock.instant(), estimate, held, new Action.Hold(new Reason(ReasonCode.NO_CHANGE, why)));
+        now, estimate, held, new Action.Hold(new Reason(ReasonCode.NO_CHANGE, why)));
   }
 
   @Override
@@ -103,7 +98,7 @@ public final class Ds2PaperPolicy implements DecisionPolicy {
   }
 
   @Override
-  public void rescaleNotApplied() {
+  public void rescaleNotApplied(Instant now) {
     windowsAsking = 0;
   }
 }

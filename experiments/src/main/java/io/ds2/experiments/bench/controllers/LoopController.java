@@ -14,7 +14,7 @@ import io.ds2.model.policy.Decision;
 import io.ds2.model.policy.DecisionPolicy;
 import io.ds2.model.scaler.JobTopology;
 import io.ds2.model.scaler.Mode;
-import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * A controller made of ds2's loop (collector, DS2 model) and a policy: ds2's own, or a baseline's.
@@ -22,9 +22,9 @@ import java.util.function.Function;
  */
 public final class LoopController implements BenchController {
   private final String name;
-  private final Function<java.time.Clock, DecisionPolicy> policy;
+  private final Supplier<DecisionPolicy> policy;
 
-  public LoopController(String name, Function<java.time.Clock, DecisionPolicy> policy) {
+  public LoopController(String name, Supplier<DecisionPolicy> policy) {
     this.name = name;
     this.policy = policy;
   }
@@ -36,12 +36,12 @@ public final class LoopController implements BenchController {
 
   @Override
   public java.util.Map<String, String> options() {
-    return policy.apply(java.time.Clock.systemUTC()).options().asMap();
+    return policy.get().options().asMap();
   }
 
   @Override
   public void run(Context c) throws Exception {
-    DecisionPolicy timed = new TimedPolicy(policy.apply(c.clock()), c.timer());
+    DecisionPolicy timed = new TimedPolicy(policy.get(), c.timer());
     ControlLoop loop =
         new ControlLoop(
             new JobSampler(c.rest(), c.jobId(), c.clock()),
@@ -50,7 +50,8 @@ public final class LoopController implements BenchController {
             Mode.ACT,
             DemandScenario.measured().withSourceSplits(c.sourceSplits()),
             LoopListener.all(new DecisionRecorder(c), c.rescaler().outcomes()),
-            Sleeper.SYSTEM);
+            Sleeper.SYSTEM,
+            c.clock());
     loop.run(() -> !Thread.currentThread().isInterrupted(), Long.MAX_VALUE);
   }
 
