@@ -12,17 +12,10 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
-import io.fabric8.mockwebserver.ServerRequest;
-import io.fabric8.mockwebserver.ServerResponse;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
-import java.util.Queue;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -45,24 +38,8 @@ class KubernetesFaultsTest {
 
   @BeforeEach
   void start() {
-    Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
-    server =
-        new KubernetesMockServer(
-            new Context(),
-            new MockWebServer(),
-            responses,
-            new KubernetesMixedDispatcher(responses),
-            false);
-    server.init();
-    OperatorTestSupport.registerKinds(server);
-    // fabric8 retries 5xx with exponential back-off (10 times from 100 ms by default); shortened.
-    client =
-        server.createClient(
-            b ->
-                b.editOrNewConfig()
-                    .withRequestRetryBackoffLimit(3)
-                    .withRequestRetryBackoffInterval(10)
-                    .endConfig());
+    server = OperatorTestSupport.faultServer();
+    client = OperatorTestSupport.fastRetryingClient(server);
     OperatorTestSupport.create(client, NAME, Map.of(), Map.of(), Map.of());
   }
 

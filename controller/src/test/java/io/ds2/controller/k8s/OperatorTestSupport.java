@@ -14,7 +14,12 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -23,6 +28,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
 import org.apache.flink.core.execution.JobClient;
 
 /** FlinkDeployments on the fabric8 mock server, and the events written about them. */
@@ -42,6 +48,36 @@ final class OperatorTestSupport {
               .withScope("Namespaced")
               .build());
     }
+  }
+
+  /**
+   * A mock API server that answers from injected expectations first (faults) and else as a CRUD
+   * store, with the Flink kinds registered; started.
+   */
+  static KubernetesMockServer faultServer() {
+    Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+    KubernetesMockServer server =
+        new KubernetesMockServer(
+            new Context(),
+            new MockWebServer(),
+            responses,
+            new KubernetesMixedDispatcher(responses),
+            false);
+    server.init();
+    registerKinds(server);
+    return server;
+  }
+
+  /**
+   * A client of {@code server} that retries a 5xx 3 times, 10 ms apart (production: 10, 100 ms).
+   */
+  static KubernetesClient fastRetryingClient(KubernetesMockServer server) {
+    return server.createClient(
+        b ->
+            b.editOrNewConfig()
+                .withRequestRetryBackoffLimit(3)
+                .withRequestRetryBackoffInterval(10)
+                .endConfig());
   }
 
   static GenericKubernetesResource create(

@@ -9,15 +9,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
-import io.fabric8.mockwebserver.ServerRequest;
-import io.fabric8.mockwebserver.ServerResponse;
-import java.util.HashMap;
 import java.util.Map;
-import java.util.Queue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,24 +30,8 @@ class WriteFenceTest {
 
   @BeforeEach
   void start() {
-    Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
-    server =
-        new KubernetesMockServer(
-            new Context(),
-            new MockWebServer(),
-            responses,
-            new KubernetesMixedDispatcher(responses),
-            false);
-    server.init();
-    OperatorTestSupport.registerKinds(server);
-    // The production client retries a 5xx 10 times; 3, fast, here.
-    client =
-        server.createClient(
-            b ->
-                b.editOrNewConfig()
-                    .withRequestRetryBackoffLimit(3)
-                    .withRequestRetryBackoffInterval(10)
-                    .endConfig());
+    server = OperatorTestSupport.faultServer();
+    client = OperatorTestSupport.fastRetryingClient(server);
     OperatorTestSupport.create(client, "orders", Map.of(), Map.of(), Map.of());
   }
 

@@ -5,21 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ds2.model.estimate.DemandScenario;
-import io.ds2.model.graph.Edge;
 import io.ds2.model.graph.JobGraph;
-import io.ds2.model.graph.Vertex;
 import io.ds2.model.options.Ds2Options;
 import io.ds2.model.policy.Action;
 import io.ds2.model.policy.ScalingPolicy;
 import io.ds2.model.window.JobSample;
-import io.ds2.model.window.SubtaskSample;
-import io.ds2.model.window.VertexSample;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalDouble;
-import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,11 +21,8 @@ import org.junit.jupiter.api.Test;
  * that ended, and a cluster that cannot rescale.
  */
 class JobScalerTest {
-  private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
-  private static final JobGraph GRAPH =
-      JobGraph.of(
-          List.of(new Vertex("s", "Source", 128), new Vertex("w", "Work", 128)),
-          List.of(new Edge("s", "w", "REBALANCE")));
+  private static final Instant T0 = TwoVertexJob.T0;
+  private static final JobGraph GRAPH = TwoVertexJob.GRAPH;
   private static final Ds2Options OPTIONS =
       Ds2Options.fromMap(
           Map.of("window", "10s", "warm-up", "0s", "sample-interval", "1s", "activation", "1"));
@@ -41,29 +32,8 @@ class JobScalerTest {
       new JobScaler(
           new ScalingPolicy(OPTIONS), DemandScenario.measured(), Mode.ACT, Duration.ofMillis(250));
 
-  /** Work (1 instance, 10 ms a record) runs flat out at 100/s; 300/s arrive: it needs 3. */
   private JobSample sample(String state) {
-    double t = Duration.between(T0, now).toMillis() / 1000.0 + 100;
-    return new JobSample(
-        now,
-        state,
-        T0.minusSeconds(100),
-        OptionalLong.of(0),
-        Map.of(
-            "s",
-            new VertexSample(
-                "s",
-                "RUNNING",
-                1,
-                List.of(SubtaskSample.of(0, 100 * t, 100 * t, 0, 0, 1000 * t)),
-                OptionalDouble.of(200 * t)),
-            "w",
-            new VertexSample(
-                "w",
-                "RUNNING",
-                1,
-                List.of(SubtaskSample.of(0, 100 * t, 100 * t, 1000 * t, 0, 0)),
-                OptionalDouble.empty())));
+    return TwoVertexJob.sample(now, state, 1, 0);
   }
 
   private Step poll() {

@@ -6,22 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ds2.model.estimate.DemandScenario;
-import io.ds2.model.graph.Edge;
 import io.ds2.model.graph.JobGraph;
-import io.ds2.model.graph.Vertex;
 import io.ds2.model.options.Ds2Options;
 import io.ds2.model.policy.Action;
 import io.ds2.model.policy.ScalingPolicy;
 import io.ds2.model.window.JobSample;
-import io.ds2.model.window.SubtaskSample;
-import io.ds2.model.window.VertexSample;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalDouble;
-import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,11 +24,9 @@ import org.junit.jupiter.api.Test;
  * timeout, roll nothing back.
  */
 class RollbackTest {
-  private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
-  private static final JobGraph GRAPH =
-      JobGraph.of(
-          List.of(new Vertex("s", "Source", 128), new Vertex("w", "Work", 128)),
-          List.of(new Edge("s", "w", "REBALANCE")));
+  private static final Instant T0 = TwoVertexJob.T0;
+  private static final JobGraph GRAPH = TwoVertexJob.GRAPH;
+
   private static final Ds2Options OPTIONS =
       Ds2Options.fromMap(
           Map.of(
@@ -51,30 +43,9 @@ class RollbackTest {
       new JobScaler(
           new ScalingPolicy(OPTIONS), DemandScenario.measured(), Mode.ACT, Duration.ofMillis(250));
 
-  /** 300/s arrive; Work takes 10 ms a record, so it needs 3 and runs flat out at 1. */
+  /** A poll of the job (see {@link TwoVertexJob}) at Work's parallelism and restarts now. */
   private Step poll() {
-    double t = Duration.between(T0, now).toMillis() / 1000.0 + 100;
-    JobSample sample =
-        new JobSample(
-            now,
-            "RUNNING",
-            T0.minusSeconds(100),
-            OptionalLong.of(restarts),
-            Map.of(
-                "s",
-                new VertexSample(
-                    "s",
-                    "RUNNING",
-                    1,
-                    List.of(SubtaskSample.of(0, 100 * t, 100 * t, 0, 0, 1000 * t)),
-                    OptionalDouble.of(200 * t)),
-                "w",
-                new VertexSample(
-                    "w",
-                    "RUNNING",
-                    work,
-                    List.of(SubtaskSample.of(0, 100 * t, 100 * t, 1000 * t, 0, 0)),
-                    OptionalDouble.empty())));
+    JobSample sample = TwoVertexJob.sample(now, "RUNNING", work, restarts);
     return scaler.step(new ScalerInput.Sampled(GRAPH, sample), now);
   }
 
