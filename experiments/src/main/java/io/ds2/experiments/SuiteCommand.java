@@ -1,10 +1,10 @@
 package io.ds2.experiments;
 
-import io.ds2.experiments.bench.Controllers;
 import io.ds2.experiments.bench.Saso;
 import io.ds2.experiments.bench.Scenario;
 import io.ds2.experiments.bench.ScenarioRun;
 import io.ds2.experiments.bench.SuiteReport;
+import io.ds2.experiments.bench.controllers.Controllers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,17 +1,17 @@
 package io.ds2.controller.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.ds2.controller.recording.Ds2ReferenceLog;
 import io.ds2.controller.recording.LiveRecording;
 import io.ds2.controller.recording.ReadErrors;
 import io.ds2.controller.recording.RecordSource;
 import io.ds2.controller.recording.Recorded;
 import io.ds2.controller.recording.RecordingReader;
-import io.ds2.controller.recording.WhatIf;
-import io.ds2.controller.recording.WhatIfSummary;
-import io.ds2.controller.render.WhatIfHtml;
-import io.ds2.controller.render.WhatIfJson;
-import io.ds2.controller.render.WhatIfText;
+import io.ds2.controller.whatif.Ds2ReferenceLog;
+import io.ds2.controller.whatif.WhatIf;
+import io.ds2.controller.whatif.WhatIfHtml;
+import io.ds2.controller.whatif.WhatIfJson;
+import io.ds2.controller.whatif.WhatIfSummary;
+import io.ds2.controller.whatif.WhatIfText;
 import io.ds2.model.estimate.DemandScenario;
 import io.ds2.model.options.Ds2Options;
 import io.ds2.model.options.Durations;

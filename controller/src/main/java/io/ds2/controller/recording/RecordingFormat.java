@@ -28,7 +28,8 @@ public final class RecordingFormat {
   public static final String FORMAT = "ds2-recording";
   public static final int VERSION = 1;
 
-  static final ObjectMapper MAPPER = JsonMapper.builder().build();
+  /** The one mapper recordings are read and written with (DS2 logs import through it too). */
+  public static final ObjectMapper MAPPER = JsonMapper.builder().build();
 
   private RecordingFormat() {}
 

@@ -1,8 +1,8 @@
 package io.ds2.experiments.replay;
 
 import io.ds2.controller.recording.RecordingReader;
-import io.ds2.controller.recording.WhatIf;
-import io.ds2.controller.recording.WhatIfSummary;
+import io.ds2.controller.whatif.WhatIf;
+import io.ds2.controller.whatif.WhatIfSummary;
 import io.ds2.model.estimate.DemandScenario;
 import io.ds2.model.options.Ds2Options;
 import java.io.IOException;

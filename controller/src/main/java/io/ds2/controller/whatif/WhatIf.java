@@ -1,7 +1,10 @@
-package io.ds2.controller.recording;
+package io.ds2.controller.whatif;
 
 import io.ds2.controller.loop.ControlLoop;
 import io.ds2.controller.loop.LoopListener;
+import io.ds2.controller.recording.RecordSource;
+import io.ds2.controller.recording.Recorded;
+import io.ds2.controller.recording.RecordingFormatException;
 import io.ds2.model.estimate.DemandScenario;
 import io.ds2.model.graph.JobGraph;
 import io.ds2.model.options.Ds2Options;

@@ -1,5 +1,7 @@
-package io.ds2.controller.recording;
+package io.ds2.controller.whatif;
 
+import io.ds2.controller.recording.ReadErrors;
+import io.ds2.controller.recording.RecordingFormatException;
 import io.ds2.model.graph.JobGraph;
 import io.ds2.model.window.SubtaskSample;
 import java.io.IOException;

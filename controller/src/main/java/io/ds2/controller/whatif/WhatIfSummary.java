@@ -1,5 +1,6 @@
-package io.ds2.controller.recording;
+package io.ds2.controller.whatif;
 
+import io.ds2.controller.recording.Recorded;
 import io.ds2.model.estimate.SourceDemand;
 import io.ds2.model.estimate.VertexEstimate;
 import io.ds2.model.policy.Action;

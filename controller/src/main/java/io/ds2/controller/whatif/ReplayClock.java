@@ -1,4 +1,4 @@
-package io.ds2.controller.recording;
+package io.ds2.controller.whatif;
 
 import java.time.Clock;
 import java.time.Instant;

@@ -1,8 +1,6 @@
-package io.ds2.experiments.bench;
+package io.ds2.experiments.bench.controllers;
 
-import io.ds2.experiments.bench.controllers.Ds2PaperPolicy;
-import io.ds2.experiments.bench.controllers.FlinkAutoscaler110;
-import io.ds2.experiments.bench.controllers.LoopController;
+import io.ds2.experiments.bench.BenchController;
 import io.ds2.model.options.Ds2Options;
 import io.ds2.model.policy.ScalingPolicy;
 import java.util.List;

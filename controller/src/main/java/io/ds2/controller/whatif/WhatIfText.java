@@ -1,10 +1,10 @@
-package io.ds2.controller.render;
+package io.ds2.controller.whatif;
 
 import io.ds2.controller.recording.Recorded;
-import io.ds2.controller.recording.WhatIf;
-import io.ds2.controller.recording.WhatIfSummary;
-import io.ds2.controller.recording.WhatIfSummary.PlanRow;
-import io.ds2.controller.recording.WhatIfSummary.WouldRescale;
+import io.ds2.controller.render.DecisionSummary;
+import io.ds2.controller.render.TextTable;
+import io.ds2.controller.whatif.WhatIfSummary.PlanRow;
+import io.ds2.controller.whatif.WhatIfSummary.WouldRescale;
 import io.ds2.model.policy.Decision;
 import io.ds2.model.scaler.JobTopology;
 import io.ds2.model.scaler.Mode;

@@ -1,4 +1,4 @@
-package io.ds2.controller.recording;
+package io.ds2.controller.whatif;
 
 /** The replayed recording has no more samples: the replay loop ends here. */
 final class EndOfRecording extends RuntimeException {

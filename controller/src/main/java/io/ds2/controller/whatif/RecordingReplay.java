@@ -1,5 +1,7 @@
-package io.ds2.controller.recording;
+package io.ds2.controller.whatif;
 
+import io.ds2.controller.recording.RecordSource;
+import io.ds2.controller.recording.Recorded;
 import io.ds2.flink.FlinkRestException;
 import io.ds2.model.graph.JobGraph;
 import io.ds2.model.graph.Vertex;

@@ -1,15 +1,13 @@
-package io.ds2.controller.render;
+package io.ds2.controller.whatif;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ds2.controller.recording.Recorded;
-import io.ds2.controller.recording.WhatIf;
-import io.ds2.controller.recording.WhatIfSummary;
-import io.ds2.controller.recording.WhatIfSummary.PlanRow;
-import io.ds2.controller.recording.WhatIfSummary.VertexPoint;
-import io.ds2.controller.recording.WhatIfSummary.WindowPoint;
-import io.ds2.controller.recording.WhatIfSummary.WouldRescale;
+import io.ds2.controller.whatif.WhatIfSummary.PlanRow;
+import io.ds2.controller.whatif.WhatIfSummary.VertexPoint;
+import io.ds2.controller.whatif.WhatIfSummary.WindowPoint;
+import io.ds2.controller.whatif.WhatIfSummary.WouldRescale;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

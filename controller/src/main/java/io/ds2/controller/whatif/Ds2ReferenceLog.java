@@ -1,6 +1,11 @@
-package io.ds2.controller.recording;
+package io.ds2.controller.whatif;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ds2.controller.recording.ReadErrors;
+import io.ds2.controller.recording.RecordSource;
+import io.ds2.controller.recording.Recorded;
+import io.ds2.controller.recording.RecordingFormat;
+import io.ds2.controller.recording.RecordingFormatException;
 import io.ds2.model.graph.Edge;
 import io.ds2.model.graph.JobGraph;
 import io.ds2.model.graph.Vertex;

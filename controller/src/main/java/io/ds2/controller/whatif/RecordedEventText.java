@@ -1,6 +1,7 @@
-package io.ds2.controller.recording;
+package io.ds2.controller.whatif;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.ds2.controller.recording.Recorded;
 import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
