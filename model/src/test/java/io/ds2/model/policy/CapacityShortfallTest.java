@@ -14,6 +14,7 @@ import io.ds2.model.graph.JobGraph;
 import io.ds2.model.graph.Vertex;
 import io.ds2.model.options.Ds2Options;
 import io.ds2.model.window.Backlog;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -30,7 +31,8 @@ class CapacityShortfallTest {
           List.of(new Vertex("s", "Source", 128), new Vertex("w", "Work", 128)),
           List.of(new Edge("s", "w", "REBALANCE")));
   private static final double SECONDS = 30;
-  private final MutableClock clock = new MutableClock();
+  // The time each decision is taken at; the policy is given it, it keeps no clock.
+  private Instant now = Instant.parse("2026-01-01T00:00:00Z");
 
   private static Ds2Options options(String target) {
     return options(target, "1");
@@ -75,15 +77,15 @@ class CapacityShortfallTest {
   void aJobBehindWithNoSubtaskSaturatedIsSizedForTheBusyRatioItFellBehindAt() {
     ScalingPolicy policy = new ScalingPolicy(options("1.0"));
     // Work's true rate 372 / 0.84 = 443 records/s for 3 instances: DS2 says 400 needs 2.71 -> 3.
-    Decision first = policy.decide(GRAPH, window(policy, 372, 0.99, 0.84), clock.instant());
+    Decision first = policy.decide(GRAPH, window(policy, 372, 0.99, 0.84), now);
     assertEquals(ReasonCode.CAPACITY_SHORTFALL, holdCode(first));
     String why = ((Action.Hold) first.action()).reason().message();
     assertTrue(why.contains("Source emits 372.0 of 400.0 records/s"), why);
     assertTrue(why.contains("Work subtask 0, is 84 % busy"), why);
     assertTrue(why.contains("1 of the last 3 windows"), why);
     assertEquals(1.0, policy.estimateOptions().targetUtilization(), 1e-9); // not yet: one window
-    clock.advance(java.time.Duration.ofSeconds(30));
-    Decision confirmed = policy.decide(GRAPH, window(policy, 372, 0.99, 0.84), clock.instant());
+    now = now.plus(java.time.Duration.ofSeconds(30));
+    Decision confirmed = policy.decide(GRAPH, window(policy, 372, 0.99, 0.84), now);
     assertEquals(ReasonCode.CAPACITY_SHORTFALL, holdCode(confirmed));
     assertTrue(
         ((Action.Hold) confirmed.action()).reason().message().contains("sizing for 0.79"),
@@ -91,14 +93,14 @@ class CapacityShortfallTest {
     assertEquals(0.79, policy.estimateOptions().targetUtilization(), 1e-9);
     assertEquals(1.0, policy.options().targetUtilization(), 1e-9); // what was configured
     // The next window is sized for 0.79: 400 / (147.6 x 0.79) = 3.43 -> 4.
-    clock.advance(java.time.Duration.ofSeconds(30));
-    Decision next = policy.decide(GRAPH, window(policy, 372, 0.99, 0.84), clock.instant());
+    now = now.plus(java.time.Duration.ofSeconds(30));
+    Decision next = policy.decide(GRAPH, window(policy, 372, 0.99, 0.84), now);
     Action.Rescale r = assertInstanceOf(Action.Rescale.class, next.action());
     assertEquals(4, r.parallelism().get("w"));
     // Kept after the rescale: at 4 the job keeps up at 0.63 busy and is not scaled back to 3.
     policy.rescaleApplied();
-    clock.advance(java.time.Duration.ofSeconds(30));
-    Decision after = policy.decide(GRAPH, window(policy, 400, 0.0, 0.68), clock.instant());
+    now = now.plus(java.time.Duration.ofSeconds(30));
+    Decision after = policy.decide(GRAPH, window(policy, 400, 0.0, 0.68), now);
     assertEquals(ReasonCode.NO_CHANGE, holdCode(after));
     assertEquals(0.79, policy.estimateOptions().targetUtilization(), 1e-9);
   }
@@ -108,24 +110,21 @@ class CapacityShortfallTest {
     ScalingPolicy policy = new ScalingPolicy(options("1.0"));
     assertEquals(
         ReasonCode.CAPACITY_SHORTFALL,
-        holdCode(policy.decide(GRAPH, window(policy, 372, 0.99, 0.84), clock.instant())));
+        holdCode(policy.decide(GRAPH, window(policy, 372, 0.99, 0.84), now)));
     assertEquals(
-        ReasonCode.NO_CHANGE,
-        holdCode(policy.decide(GRAPH, window(policy, 400, 0.6, 0.84), clock.instant())));
+        ReasonCode.NO_CHANGE, holdCode(policy.decide(GRAPH, window(policy, 400, 0.6, 0.84), now)));
     assertEquals(
-        ReasonCode.NO_CHANGE,
-        holdCode(policy.decide(GRAPH, window(policy, 400, 0.6, 0.84), clock.instant())));
+        ReasonCode.NO_CHANGE, holdCode(policy.decide(GRAPH, window(policy, 400, 0.6, 0.84), now)));
     assertEquals(
         ReasonCode.CAPACITY_SHORTFALL,
-        holdCode(policy.decide(GRAPH, window(policy, 372, 0.99, 0.84), clock.instant())));
+        holdCode(policy.decide(GRAPH, window(policy, 372, 0.99, 0.84), now)));
     assertEquals(1.0, policy.estimateOptions().targetUtilization(), 1e-9); // 1 of the last 3
     // A marginal job, short every other window: the second short window of three confirms it.
     assertEquals(
-        ReasonCode.NO_CHANGE,
-        holdCode(policy.decide(GRAPH, window(policy, 400, 0.6, 0.84), clock.instant())));
+        ReasonCode.NO_CHANGE, holdCode(policy.decide(GRAPH, window(policy, 400, 0.6, 0.84), now)));
     assertEquals(
         ReasonCode.CAPACITY_SHORTFALL,
-        holdCode(policy.decide(GRAPH, window(policy, 372, 0.99, 0.84), clock.instant())));
+        holdCode(policy.decide(GRAPH, window(policy, 372, 0.99, 0.84), now)));
     assertEquals(0.79, policy.estimateOptions().targetUtilization(), 1e-9);
   }
 
@@ -134,12 +133,10 @@ class CapacityShortfallTest {
     ScalingPolicy policy = new ScalingPolicy(options("1.0"));
     // Behind but hardly back-pressured: the source itself is short (not the job downstream).
     assertEquals(
-        ReasonCode.NO_CHANGE,
-        holdCode(policy.decide(GRAPH, window(policy, 372, 0.2, 0.84), clock.instant())));
+        ReasonCode.NO_CHANGE, holdCode(policy.decide(GRAPH, window(policy, 372, 0.2, 0.84), now)));
     // Back-pressured but emitting 99 % of what arrives: keeping up.
     assertEquals(
-        ReasonCode.NO_CHANGE,
-        holdCode(policy.decide(GRAPH, window(policy, 396, 0.9, 0.84), clock.instant())));
+        ReasonCode.NO_CHANGE, holdCode(policy.decide(GRAPH, window(policy, 396, 0.9, 0.84), now)));
     assertEquals(1.0, policy.estimateOptions().targetUtilization(), 1e-9);
   }
 
@@ -151,7 +148,7 @@ class CapacityShortfallTest {
     for (int i = 0; i < 3; i++) {
       assertEquals(
           ReasonCode.NO_CHANGE,
-          holdCode(policy.decide(GRAPH, window(policy, 390, 0.99, 0.97), clock.instant())));
+          holdCode(policy.decide(GRAPH, window(policy, 390, 0.99, 0.97), now)));
     }
     assertEquals(1.0, policy.estimateOptions().targetUtilization(), 1e-9);
   }
@@ -164,12 +161,12 @@ class CapacityShortfallTest {
     for (int i = 0; i < CapacityShortfall.CONFIRM_WINDOWS; i++) {
       assertEquals(
           ReasonCode.CAPACITY_SHORTFALL,
-          holdCode(policy.decide(GRAPH, window(policy, 372, 0.99, 0.3), clock.instant())));
+          holdCode(policy.decide(GRAPH, window(policy, 372, 0.99, 0.3), now)));
     }
     assertEquals(0.5, policy.estimateOptions().targetUtilization(), 1e-9);
     // At target 0.8, a job behind at 0.84 busy is one the estimate already scales: no shortfall.
     ScalingPolicy hot = new ScalingPolicy(options("0.8"));
-    Decision d = hot.decide(GRAPH, window(hot, 372, 0.99, 0.84), clock.instant());
+    Decision d = hot.decide(GRAPH, window(hot, 372, 0.99, 0.84), now);
     assertInstanceOf(Action.Rescale.class, d.action());
     assertEquals(0.8, hot.estimateOptions().targetUtilization(), 1e-9);
   }

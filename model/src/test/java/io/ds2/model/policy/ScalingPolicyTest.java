@@ -15,6 +15,7 @@ import io.ds2.model.graph.JobGraph;
 import io.ds2.model.graph.Vertex;
 import io.ds2.model.options.Ds2Options;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +29,8 @@ class ScalingPolicyTest {
   // Evenly spread input: these tests are about the policy, not key groups (but alignment's).
   private static final JobGraph GRAPH = graph("REBALANCE");
   private static final JobGraph KEYED = graph("HASH");
-  private final MutableClock clock = new MutableClock();
+  // The time each decision is taken at; the policy is given it, it keeps no clock.
+  private Instant now = Instant.parse("2026-01-01T00:00:00Z");
 
   private static JobGraph graph(String shipStrategy) {
     return JobGraph.of(
@@ -64,8 +66,8 @@ class ScalingPolicyTest {
   }
 
   private Decision decide(ScalingPolicy policy, double rate, double costMs, double alpha, int p) {
-    clock.advance(Duration.ofSeconds(30));
-    return policy.decide(GRAPH, window(rate, costMs, alpha, p, policy.options()), clock.instant());
+    now = now.plus(Duration.ofSeconds(30));
+    return policy.decide(GRAPH, window(rate, costMs, alpha, p, policy.options()), now);
   }
 
   private static int target(Decision d) {
@@ -190,10 +192,9 @@ class ScalingPolicyTest {
   @Test
   void keyedVerticesAlignToDivisorsOfMaxParallelism() {
     ScalingPolicy policy = new ScalingPolicy(options("align-keyed", "true"));
-    clock.advance(Duration.ofSeconds(30));
+    now = now.plus(Duration.ofSeconds(30));
     // Wants 5 (the busiest of 5 owns 26 of 128 even key groups: 4.5 x 26 / 128 = 0.91) -> 8.
-    Decision d =
-        policy.decide(KEYED, window(KEYED, 1000, 4.5, 0, 1, policy.options()), clock.instant());
+    Decision d = policy.decide(KEYED, window(KEYED, 1000, 4.5, 0, 1, policy.options()), now);
     assertEquals(8, target(d));
     assertTrue(codes(d).contains(ReasonCode.ALIGNED_TO_KEY_GROUPS));
   }
@@ -202,7 +203,7 @@ class ScalingPolicyTest {
   void incompleteEstimateNeverRescales() {
     ScalingPolicy policy = new ScalingPolicy(options());
     Observations obs = new Observations(30).source("s", 1, 300).operator("w", 2, 0, 0, 0);
-    clock.advance(Duration.ofSeconds(30));
+    now = now.plus(Duration.ofSeconds(30));
     Decision d =
         policy.decide(
             GRAPH,
@@ -211,7 +212,7 @@ class ScalingPolicyTest {
                 obs.window(),
                 Map.of("s", DemandEstimator.explicit(obs.get("s"), 1000)),
                 policy.options()),
-            clock.instant());
+            now);
     assertEquals(ReasonCode.ESTIMATE_INCOMPLETE, holdCode(d));
   }
 
@@ -219,7 +220,7 @@ class ScalingPolicyTest {
   void unmetRescaleBacksOffInsteadOfStorming() {
     ScalingPolicy policy = new ScalingPolicy(options("rescale-backoff", "2m"));
     assertEquals(4, target(decide(policy, 1000, 3.5, 0, 1)));
-    policy.rescaleNotApplied(clock.instant());
+    policy.rescaleNotApplied(now);
     for (int i = 0; i < 3; i++) { // 30, 60, 90 s into the 120 s back-off
       assertEquals(ReasonCode.BACKING_OFF, holdCode(decide(policy, 1000, 3.5, 0, 1)));
     }
@@ -231,26 +232,23 @@ class ScalingPolicyTest {
     ScalingPolicy policy = new ScalingPolicy(options("rescale-backoff", "1m"));
     long[] minutes = new long[6];
     for (int n = 0; n < minutes.length; n++) {
-      policy.rescaleNotApplied(clock.instant());
-      minutes[n] =
-          Duration.between(clock.instant(), policy.backoffUntil().orElseThrow()).toMinutes();
+      policy.rescaleNotApplied(now);
+      minutes[n] = Duration.between(now, policy.backoffUntil().orElseThrow()).toMinutes();
     }
     assertEquals(
         List.of(1L, 2L, 4L, 8L, 8L, 8L), java.util.Arrays.stream(minutes).boxed().toList());
     policy.rescaleApplied();
-    policy.rescaleNotApplied(clock.instant());
-    assertEquals(
-        1, Duration.between(clock.instant(), policy.backoffUntil().orElseThrow()).toMinutes());
+    policy.rescaleNotApplied(now);
+    assertEquals(1, Duration.between(now, policy.backoffUntil().orElseThrow()).toMinutes());
   }
 
   @Test
   void aTargetIsCappedAtTheSlotsTheJobCanGetAndHeldThereSayingWhy() {
     ScalingPolicy policy = new ScalingPolicy(options());
     SlotCapacity three = SlotCapacity.of(3, "the cluster's 2 free slots and the 1 the job holds");
-    clock.advance(Duration.ofSeconds(30));
+    now = now.plus(Duration.ofSeconds(30));
     // 1000/s at 3.5 ms wants 4.
-    Decision d =
-        policy.decide(GRAPH, window(1000, 3.5, 0, 1, policy.options()), three, clock.instant());
+    Decision d = policy.decide(GRAPH, window(1000, 3.5, 0, 1, policy.options()), three, now);
     assertEquals(3, target(d));
     assertTrue(codes(d).contains(ReasonCode.SLOT_LIMIT), codes(d).toString());
     assertTrue(
@@ -260,30 +258,26 @@ class ScalingPolicyTest {
                     r.message()
                         .equals("wants 4; the job can get 3 slots (" + three.source() + ")")));
     policy.rescaleApplied();
-    clock.advance(Duration.ofSeconds(30));
-    Decision held =
-        policy.decide(GRAPH, window(1000, 3.5, 0, 3, policy.options()), three, clock.instant());
+    now = now.plus(Duration.ofSeconds(30));
+    Decision held = policy.decide(GRAPH, window(1000, 3.5, 0, 3, policy.options()), three, now);
     assertEquals(ReasonCode.SLOT_LIMIT, holdCode(held));
-    clock.advance(Duration.ofSeconds(30));
+    now = now.plus(Duration.ofSeconds(30));
     Decision unknown =
         policy.decide(
-            GRAPH,
-            window(1000, 3.5, 0, 3, policy.options()),
-            SlotCapacity.unknown(),
-            clock.instant());
+            GRAPH, window(1000, 3.5, 0, 3, policy.options()), SlotCapacity.unknown(), now);
     assertEquals(4, target(unknown), "with the slots unknown, no cap");
   }
 
   @Test
   void maxSlotsCapsLikeTheClustersSlotsAndTheSmallerFigureWins() {
     ScalingPolicy policy = new ScalingPolicy(options("max-slots", "2"));
-    clock.advance(Duration.ofSeconds(30));
+    now = now.plus(Duration.ofSeconds(30));
     Decision d =
         policy.decide(
             GRAPH,
             window(1000, 3.5, 0, 1, policy.options()),
             SlotCapacity.of(3, "the cluster"),
-            clock.instant());
+            now);
     assertEquals(2, target(d));
     assertTrue(
         d.vertex("w").orElseThrow().reasons().stream()
@@ -317,7 +311,7 @@ class ScalingPolicyTest {
 
   /** A window in which the source's load went from {@code early} to {@code late} records/s. */
   private Decision decideShifted(ScalingPolicy policy, double early, double late) {
-    clock.advance(Duration.ofSeconds(30));
+    now = now.plus(Duration.ofSeconds(30));
     double processed = (early + late) / 2 * 30;
     double cost = 0.01;
     Observations obs =
@@ -343,7 +337,7 @@ class ScalingPolicyTest {
             obs.window(),
             Map.of("s", DemandEstimator.infer(obs.get("s"), java.util.Optional.empty())),
             policy.options());
-    return policy.decide(GRAPH, e, clock.instant());
+    return policy.decide(GRAPH, e, now);
   }
 
   @Test
