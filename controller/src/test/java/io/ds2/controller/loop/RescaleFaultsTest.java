@@ -22,10 +22,9 @@ import io.ds2.model.scaler.ScalerEvent;
 import io.ds2.model.window.JobSample;
 import io.ds2.model.window.SubtaskSample;
 import io.ds2.model.window.VertexSample;
-import java.time.Clock;
+import io.ds2.testkit.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +48,7 @@ class RescaleFaultsTest {
 
   /** Work (1 instance, 10 ms a record) runs flat out at 100/s; 300/s arrive at the source. */
   private static final class SteadyJob implements MetricSource {
-    Instant now = T0;
+    final ManualClock clock = new ManualClock(T0);
 
     @Override
     public String jobId() {
@@ -63,9 +62,9 @@ class RescaleFaultsTest {
 
     @Override
     public JobSample sample(JobGraph graph) {
-      double t = Duration.between(T0, now).toMillis() / 1000.0 + 100;
+      double t = Duration.between(T0, clock.instant()).toMillis() / 1000.0 + 100;
       return new JobSample(
-          now,
+          clock.instant(),
           "RUNNING",
           T0.minusSeconds(100),
           OptionalLong.of(0),
@@ -95,23 +94,7 @@ class RescaleFaultsTest {
 
   private static Run run(RequestResult answer) throws Exception {
     SteadyJob job = new SteadyJob();
-    Clock clock =
-        new Clock() {
-          @Override
-          public Instant instant() {
-            return job.now;
-          }
-
-          @Override
-          public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-          }
-
-          @Override
-          public Clock withZone(java.time.ZoneId zone) {
-            return this;
-          }
-        };
+    ManualClock clock = job.clock;
     AtomicInteger requests = new AtomicInteger();
     List<Decision> decisions = new ArrayList<>();
     List<RescaleOutcome> outcomes = new ArrayList<>();
@@ -162,9 +145,9 @@ class RescaleFaultsTest {
             Mode.ACT,
             DemandScenario.measured(),
             listener,
-            d -> job.now = job.now.plus(d),
+            clock::advance,
             clock)
-        .run(() -> job.now.isBefore(T0.plus(Duration.ofMinutes(30))), 10);
+        .run(() -> clock.instant().isBefore(T0.plus(Duration.ofMinutes(30))), 10);
     return new Run(decisions, outcomes, problems, requests.get());
   }
 
