@@ -32,7 +32,7 @@ final class OperatorSoakSection {
     md.append(
         fmt(
             """
-            `bin/ds2-bench operator-soak --minutes %.0f` (one run): two ds2 replicas at the chart's
+            `bin/ds2-bench operator-soak --minutes %.0f` (one run%s): two ds2 replicas at the chart's
             settings (Lease 15 s, renew deadline 10 s, retry 2 s; ds2's defaults: 30 s windows, 3 min
             rescale timeout, 10 min back-off) on a real kube-apiserver and etcd with RBAC on, as the
             chart's service account; six simulated jobs behind one Flink REST endpoint, each with a
@@ -65,6 +65,7 @@ final class OperatorSoakSection {
             |---|---|---:|---:|---:|---|---|
             """,
             r.get("minutes").asDouble(),
+            root.hasNonNull("commit") ? ", at " + root.get("commit").asText() : "",
             root.get("maxHeapMiB").asInt(),
             faults,
             2 * r.get("windowSeconds").asDouble(),
