@@ -1,26 +1,34 @@
 package io.ds2.controller.whatif;
 
-import io.ds2.controller.loop.ControlLoop;
-import io.ds2.controller.loop.LoopListener;
 import io.ds2.controller.recording.RecordSource;
 import io.ds2.controller.recording.Recorded;
 import io.ds2.controller.recording.RecordingFormatException;
 import io.ds2.model.estimate.DemandScenario;
 import io.ds2.model.graph.JobGraph;
+import io.ds2.model.graph.Vertex;
 import io.ds2.model.options.Ds2Options;
 import io.ds2.model.policy.Decision;
 import io.ds2.model.policy.ScalingPolicy;
-import io.ds2.model.scaler.Actuator;
+import io.ds2.model.policy.SlotCapacity;
+import io.ds2.model.scaler.JobScaler;
 import io.ds2.model.scaler.JobTopology;
 import io.ds2.model.scaler.Mode;
+import io.ds2.model.scaler.ScalerAction;
 import io.ds2.model.scaler.ScalerEvent;
+import io.ds2.model.scaler.ScalerInput;
+import io.ds2.model.scaler.Step;
+import io.ds2.model.window.JobSample;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Replays a recording through the live loop's code (window collector, DS2 model, policy) in dry-run
- * mode on recorded time: one decision per clean window, exactly what {@code ds2 run --dry-run}
- * would have printed had it watched the job then, at the scenario's demand.
+ * Replays a recording through the live loop's core (window collector, DS2 model, policy) in dry-run
+ * mode: a plain loop of steps over the recorded polls, each at its recorded time — one decision per
+ * clean window, exactly what {@code ds2 run --dry-run} would have printed had it watched the job
+ * then, at the scenario's demand. No clock moves and nothing sleeps; the recording's end is the
+ * replay's.
  */
 public final class WhatIf {
   /** Told about the replay as it goes; all calls come from the replaying thread. */
@@ -40,13 +48,17 @@ public final class WhatIf {
    */
   public record Totals(long samples, long decisions, long problems, Instant from, Instant to) {}
 
+  // Never used: a dry run asks for no rescale, so nothing is observed.
+  private static final Duration NO_RESCALE_POLL = Duration.ofSeconds(1);
+
   private WhatIf() {}
 
   /**
    * Replays {@code source} to its end.
    *
    * @param scenario the demand to size for, given the recording's first graph (to resolve names)
-   * @throws RecordingFormatException on a bad line (unless the source skips them)
+   * @throws RecordingFormatException on a bad line (unless the source skips them), or a recording
+   *     without a topology
    * @throws InterruptedException if the thread is interrupted
    */
   public static Totals replay(
@@ -55,66 +67,140 @@ public final class WhatIf {
       Function<JobGraph, DemandScenario> scenario,
       Listener listener)
       throws InterruptedException {
-    Counter counter = new Counter(listener);
-    RecordingReplay replay = new RecordingReplay(source, counter::replayed);
-    DemandScenario demand;
-    try {
-      demand = scenario.apply(replay.topology().graph());
-    } catch (EndOfRecording e) {
-      throw new RecordingFormatException(
-          source.describe() + ": no topology record: nothing to replay");
-    }
-    ControlLoop loop =
-        new ControlLoop(
-            replay,
+    Records records = new Records(source, listener);
+    JobTopology latest =
+        records
+            .firstTopology()
+            .orElseThrow(
+                () ->
+                    new RecordingFormatException(
+                        source.describe() + ": no topology record: nothing to replay"));
+    JobScaler scaler =
+        new JobScaler(
             new ScalingPolicy(options),
-            Actuator.unsupported("a replay cannot rescale"),
+            scenario.apply(latest.graph()),
             Mode.DRY_RUN,
-            demand,
-            new Adapter(listener, replay, counter),
-            d -> {},
-            replay.clock());
-    try {
-      loop.run(() -> true, Long.MAX_VALUE);
-    } catch (EndOfRecording e) {
-      // The recording ended; a window in progress is not decided on (as live, if stopped).
+            NO_RESCALE_POLL);
+    // As a live loop, which starts just before its first poll.
+    Instant now = records.peekTime().orElse(source.header().createdAt());
+    ScalerAction next = scaler.start(now).next();
+    JobTopology inUse = null;
+    long decisions = 0;
+    long problems = 0;
+    while (next instanceof ScalerAction.Sample poll) {
+      if (Thread.interrupted()) {
+        throw new InterruptedException("replay interrupted");
+      }
+      Optional<JobSample> sample = records.nextSample();
+      if (sample.isEmpty()) {
+        break; // a window in progress is not decided on (as live, if stopped)
+      }
+      // A new topology is taken when a window starts, as the live loop reads it.
+      if (poll.freshTopology() || inUse == null) {
+        inUse = records.latestTopology();
+      }
+      now = sample.get().time();
+      Step step = scaler.step(input(inUse.graph(), sample.get()), now);
+      for (ScalerEvent e : step.events()) {
+        if (e instanceof ScalerEvent.Decided d) {
+          decisions++;
+          listener.decided(inUse, d.decision());
+        } else if (e instanceof ScalerEvent.Problem p) {
+          problems++;
+          listener.problem(now, p.text());
+        }
+      }
+      next = step.next();
     }
-    return new Totals(
-        replay.samples(), counter.decisions, counter.problems, counter.first, counter.last);
+    return new Totals(records.samples, decisions, problems, records.first, records.last);
   }
 
-  private static final class Counter {
+  /** The poll as the live loop would have taken it: a vertex the job no longer has fails it. */
+  private static ScalerInput input(JobGraph graph, JobSample sample) {
+    if ("RUNNING".equals(sample.jobState())) {
+      Optional<Vertex> gone =
+          graph.topologicalOrder().stream()
+              .filter(v -> sample.vertex(v.id()).isEmpty())
+              .findFirst();
+      if (gone.isPresent()) {
+        return new ScalerInput.SampleFailed(
+            "vertex "
+                + gone.get().name()
+                + " is no longer part of the recorded job at "
+                + sample.time()
+                + ": the job graph changed");
+      }
+    }
+    return new ScalerInput.Sampled(graph, sample, SlotCapacity.unknown());
+  }
+
+  /** The recording read one record at a time, each shown to the listener as it goes by. */
+  private static final class Records {
+    private final RecordSource source;
     private final Listener listener;
-    long decisions;
-    long problems;
+    private JobTopology topology;
+    private Recorded peeked;
+    long samples;
     Instant first;
     Instant last;
 
-    Counter(Listener listener) {
+    Records(RecordSource source, Listener listener) {
+      this.source = source;
       this.listener = listener;
     }
 
-    void replayed(Recorded r) {
-      if (r instanceof Recorded.Sample s) {
+    /** Reads up to the first topology, and peeks at the record after it. */
+    Optional<JobTopology> firstTopology() {
+      while (topology == null) {
+        Optional<Recorded> r = source.next();
+        if (r.isEmpty()) {
+          return Optional.empty();
+        }
+        consume(r.get());
+      }
+      peeked = source.next().orElse(null);
+      return Optional.of(topology);
+    }
+
+    Optional<Instant> peekTime() {
+      return peeked instanceof Recorded.Sample s
+          ? Optional.of(s.sample().time())
+          : Optional.empty();
+    }
+
+    JobTopology latestTopology() {
+      return topology;
+    }
+
+    /** The next recorded poll, topologies on the way taken in; empty at the end. */
+    Optional<JobSample> nextSample() {
+      while (true) {
+        Optional<Recorded> r;
+        if (peeked != null) {
+          r = Optional.of(peeked);
+          peeked = null;
+        } else {
+          r = source.next();
+        }
+        if (r.isEmpty()) {
+          return Optional.empty();
+        }
+        consume(r.get());
+        if (r.get() instanceof Recorded.Sample s) {
+          return Optional.of(s.sample());
+        }
+      }
+    }
+
+    private void consume(Recorded r) {
+      if (r instanceof Recorded.Topology t) {
+        topology = t.topology();
+      } else if (r instanceof Recorded.Sample s) {
+        samples++;
         first = first == null ? s.sample().time() : first;
         last = s.sample().time();
       }
       listener.replayed(r);
-    }
-  }
-
-  private record Adapter(Listener listener, RecordingReplay replay, Counter counter)
-      implements LoopListener {
-    @Override
-    public void decided(JobTopology t, Decision d, Mode mode) {
-      counter.decisions++;
-      listener.decided(t, d);
-    }
-
-    @Override
-    public void problem(ScalerEvent.Problem p) {
-      counter.problems++;
-      listener.problem(replay.clock().instant(), p.text());
     }
   }
 }
