@@ -216,6 +216,49 @@ class WhatIfCommandTest {
     return out;
   }
 
+  /**
+   * A job whose graph lost a vertex mid-recording (a redeploy under the same job id, not recorded
+   * as a new topology): the replay reports the poll that misses it, naming the vertex, as the live
+   * loop would have, and goes on.
+   */
+  @Test
+  void aVertexGoneFromTheRecordedPollsIsReportedNotACrash() throws Exception {
+    Path file = ChainRecording.write(dir.resolve("g.jsonl.gz"), 65, 100, 200);
+    List<String> lines = new ArrayList<>();
+    int samples = 0;
+    String dropped = null;
+    for (String line : readLines(file)) {
+      JsonNode node = JSON.readTree(line);
+      if (node.get("type").asText().equals("sample") && ++samples > 30) {
+        com.fasterxml.jackson.databind.node.ArrayNode vertices =
+            (com.fasterxml.jackson.databind.node.ArrayNode) node.get("vertices");
+        dropped = vertices.get(vertices.size() - 1).get("id").asText();
+        vertices.remove(vertices.size() - 1);
+        lines.add(JSON.writeValueAsString(node));
+      } else {
+        lines.add(line);
+      }
+    }
+    Path changed = Files.write(dir.resolve("changed.jsonl"), lines, StandardCharsets.UTF_8);
+    CliRun run = whatif(changed, "-o", "json");
+    assertEquals(ExitCodes.OK, run.exitCode(), run.err());
+    assertTrue(dropped != null);
+    assertTrue(
+        run.out().contains("is no longer part of the recorded job at")
+            && run.out().contains("the job graph changed"),
+        run.out());
+  }
+
+  private static List<String> readLines(Path gz) throws Exception {
+    try (var in =
+        new java.io.BufferedReader(
+            new java.io.InputStreamReader(
+                new java.util.zip.GZIPInputStream(Files.newInputStream(gz)),
+                StandardCharsets.UTF_8))) {
+      return in.lines().toList();
+    }
+  }
+
   private Path write(String name, String text) throws Exception {
     return Files.writeString(dir.resolve(name), text, StandardCharsets.UTF_8);
   }
