@@ -7,7 +7,7 @@ import io.ds2.controller.cli.OutputFormat;
 import io.ds2.controller.cli.RecordOption;
 import io.ds2.controller.cli.ScalingFlags;
 import io.ds2.controller.loop.ControlLoop;
-import io.ds2.controller.loop.LoopListener;
+import io.ds2.controller.loop.EventSink;
 import io.ds2.controller.loop.RestLoops;
 import io.ds2.controller.recording.LiveRecording;
 import io.ds2.flink.FlinkRestClient;
@@ -165,7 +165,7 @@ public final class DemoCommand implements Callable<Integer>, ScalingFlags.Taker 
               options,
               Mode.ACT,
               io.ds2.model.estimate.DemandScenario.measured().withSourceSplits(sourceSplits),
-              recording == null ? run : LoopListener.all(run, recording.listener()));
+              recording == null ? run : EventSink.all(run, recording.listener()));
       script(loop, run, end, stop, say);
     }
   }

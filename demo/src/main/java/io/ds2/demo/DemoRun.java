@@ -1,6 +1,6 @@
 package io.ds2.demo;
 
-import io.ds2.controller.loop.LoopListener;
+import io.ds2.controller.loop.EventSink;
 import io.ds2.controller.render.DecisionJson;
 import io.ds2.controller.render.DecisionSummary;
 import io.ds2.model.estimate.ReasonCode;
@@ -25,7 +25,7 @@ import java.util.Map;
  * The demo's script and its record: phase 1 at the base rate, phase 2 at twice the rate once the
  * loop has settled; a phase is settled after two decisions in a row that change nothing.
  */
-final class DemoRun implements LoopListener {
+final class DemoRun implements EventSink {
   private static final int SETTLING_HOLDS = 2;
 
   record Phase(
@@ -74,8 +74,7 @@ final class DemoRun implements LoopListener {
     holdsSince = null;
   }
 
-  @Override
-  public void decided(JobTopology t, Decision d, Mode mode) {
+  private void decided(JobTopology t, Decision d, Mode mode) {
     Map<String, Integer> current = new LinkedHashMap<>();
     d.vertices().forEach(v -> current.put(v.name(), v.current()));
     running = current;
@@ -99,8 +98,7 @@ final class DemoRun implements LoopListener {
     out.flush();
   }
 
-  @Override
-  public void rescaled(JobTopology t, Map<String, Integer> requested, RescaleOutcome outcome) {
+  private void rescaled(JobTopology t, Map<String, Integer> requested, RescaleOutcome outcome) {
     if (outcome instanceof RescaleOutcome.Applied a) {
       downtimes.add(a);
     }
@@ -110,8 +108,7 @@ final class DemoRun implements LoopListener {
     }
   }
 
-  @Override
-  public void problem(ScalerEvent.Problem p) {
+  private void problem(ScalerEvent.Problem p) {
     if (!json) {
       out.println("problem: " + p.text());
       out.flush();
@@ -181,5 +178,16 @@ final class DemoRun implements LoopListener {
       }
     }
     return root.toString();
+  }
+
+  @Override
+  public void on(JobTopology topology, ScalerEvent event) {
+    if (event instanceof ScalerEvent.Decided d) {
+      decided(topology, d.decision(), d.mode());
+    } else if (event instanceof ScalerEvent.Rescaled r) {
+      rescaled(topology, r.requested(), r.outcome());
+    } else if (event instanceof ScalerEvent.Problem p) {
+      problem(p);
+    }
   }
 }

@@ -2,7 +2,7 @@ package io.ds2.controller.cli;
 
 import io.ds2.controller.loop.ControlLoop;
 import io.ds2.controller.loop.DecisionLog;
-import io.ds2.controller.loop.LoopListener;
+import io.ds2.controller.loop.EventSink;
 import io.ds2.controller.loop.RestLoops;
 import io.ds2.controller.loop.SummaryPrinter;
 import io.ds2.controller.recording.LiveRecording;
@@ -84,7 +84,7 @@ final class RunCommand implements Callable<Integer>, ScalingFlags.Taker {
             record.start(client, sampler, topology, options, scenario.sourceSplits());
         GracefulStop stop = new GracefulStop()) {
       SummaryPrinter summary = new SummaryPrinter(out, Clock.systemUTC());
-      List<LoopListener> listeners = new ArrayList<>(List.of(summary));
+      List<EventSink> listeners = new ArrayList<>(List.of(summary));
       if (log != null) {
         listeners.add(log);
       }
@@ -98,7 +98,7 @@ final class RunCommand implements Callable<Integer>, ScalingFlags.Taker {
               options,
               dryRun ? Mode.DRY_RUN : Mode.ACT,
               scenario,
-              LoopListener.all(listeners.toArray(LoopListener[]::new)));
+              EventSink.all(listeners.toArray(EventSink[]::new)));
       out.println(
           "ds2 run: job "
               + jobId

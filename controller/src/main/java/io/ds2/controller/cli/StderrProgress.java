@@ -1,9 +1,10 @@
 package io.ds2.controller.cli;
 
-import io.ds2.controller.loop.LoopListener;
+import io.ds2.controller.loop.EventSink;
 import io.ds2.model.policy.Decision;
 import io.ds2.model.scaler.JobTopology;
 import io.ds2.model.scaler.Mode;
+import io.ds2.model.scaler.ScalerEvent;
 import io.ds2.model.window.WindowProblem;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -13,7 +14,7 @@ import java.time.Duration;
  * distinct problem), when a person is watching a terminal. Otherwise stderr stays quiet: a failure
  * ends in one error line that already names the last problem.
  */
-final class StderrProgress implements LoopListener {
+final class StderrProgress implements EventSink {
   private final PrintWriter err;
   private final boolean terminal;
   private boolean lineOpen;
@@ -28,11 +29,9 @@ final class StderrProgress implements LoopListener {
     this.terminal = terminal;
   }
 
-  @Override
-  public void decided(JobTopology topology, Decision decision, Mode mode) {}
+  private void decided(JobTopology topology, Decision decision, Mode mode) {}
 
-  @Override
-  public void waiting(Duration collected, Duration wanted, String status) {
+  private void waiting(Duration collected, Duration wanted, String status) {
     if (terminal) {
       err.printf(
           "\rcollecting metrics: %d/%d s (%s)\u001b[K",
@@ -42,8 +41,7 @@ final class StderrProgress implements LoopListener {
     }
   }
 
-  @Override
-  public void samplesDropped(WindowProblem problem, String detail) {
+  private void samplesDropped(WindowProblem problem, String detail) {
     if (!terminal || problem == lastNoted) {
       return;
     }
@@ -82,6 +80,17 @@ final class StderrProgress implements LoopListener {
       err.print("\r\u001b[K");
       err.flush();
       lineOpen = false;
+    }
+  }
+
+  @Override
+  public void on(JobTopology topology, ScalerEvent event) {
+    if (event instanceof ScalerEvent.Decided d) {
+      decided(topology, d.decision(), d.mode());
+    } else if (event instanceof ScalerEvent.Waiting w) {
+      waiting(w.collected(), w.wanted(), w.status());
+    } else if (event instanceof ScalerEvent.SamplesDropped s) {
+      samplesDropped(s.problem(), s.detail());
     }
   }
 }

@@ -15,15 +15,14 @@ import io.ds2.controller.whatif.WhatIfText;
 import io.ds2.model.estimate.DemandScenario;
 import io.ds2.model.options.Ds2Options;
 import io.ds2.model.options.Durations;
-import io.ds2.model.policy.Decision;
 import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.scaler.ScalerEvent;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -341,20 +340,15 @@ final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
     }
 
     @Override
-    public void decided(JobTopology topology, Decision decision) {
-      summary.decided(topology, decision);
-      output.decided(topology, decision);
-    }
-
-    @Override
-    public void problem(Instant time, String message) {
-      summary.problem(time, message);
-      output.problem(time, message);
+    public void on(JobTopology topology, ScalerEvent event) {
+      summary.on(topology, event);
+      output.on(topology, event);
     }
 
     @Override
     public void replayed(Recorded record) {
       summary.replayed(record);
+      output.replayed(record);
       if (record instanceof Recorded.Sample s && ++samples % PROGRESS_EVERY == 0) {
         progress.status("replaying: " + samples + " samples, at " + s.sample().time());
       }

@@ -3,7 +3,7 @@ package io.ds2.controller.k8s;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ds2.controller.k8s.EventRecorder.Reason;
-import io.ds2.controller.loop.LoopListener;
+import io.ds2.controller.loop.EventSink;
 import io.ds2.controller.render.DecisionSummary;
 import io.ds2.model.estimate.ReasonCode;
 import io.ds2.model.policy.Action;
@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * compact JSON in an annotation (per-vertex current, recommended, target; bounded in size), written
  * with the step's other annotations. Reads the resource from the informer cache.
  */
-final class EventingListener implements LoopListener {
+final class EventingListener implements EventSink {
   private static final Set<ReasonCode> LIMITS =
       Set.of(
           ReasonCode.LIMITED_BY_MAX_PARALLELISM_OPTION,
@@ -52,8 +52,7 @@ final class EventingListener implements LoopListener {
     return current.get();
   }
 
-  @Override
-  public void decided(JobTopology t, Decision d, Mode mode) {
+  private void decided(JobTopology t, Decision d, Mode mode) {
     GenericKubernetesResource r = current();
     if (r == null) {
       return;
@@ -109,8 +108,7 @@ final class EventingListener implements LoopListener {
     annotations.set(JobSettings.LAST_DECISION, value);
   }
 
-  @Override
-  public void rescaled(JobTopology t, Map<String, Integer> requested, RescaleOutcome outcome) {
+  private void rescaled(JobTopology t, Map<String, Integer> requested, RescaleOutcome outcome) {
     GenericKubernetesResource r = current();
     if (r == null) {
       return;
@@ -127,8 +125,7 @@ final class EventingListener implements LoopListener {
     }
   }
 
-  @Override
-  public void problem(ScalerEvent.Problem p) {
+  private void problem(ScalerEvent.Problem p) {
     GenericKubernetesResource r = current();
     // Advisor mode follows a rescale the cluster cannot do, already a ScalingSkipped event.
     if (r != null && p.kind() == ScalerEvent.Problem.Kind.SETTING_IGNORED) {
@@ -137,6 +134,17 @@ final class EventingListener implements LoopListener {
       events.warning(r, Reason.RescaleRolledBack, p.text());
     } else if (r != null && p.kind() != ScalerEvent.Problem.Kind.NOW_ADVISING) {
       events.warning(r, Reason.MetricsNotReady, p.text());
+    }
+  }
+
+  @Override
+  public void on(JobTopology topology, ScalerEvent event) {
+    if (event instanceof ScalerEvent.Decided d) {
+      decided(topology, d.decision(), d.mode());
+    } else if (event instanceof ScalerEvent.Rescaled r) {
+      rescaled(topology, r.requested(), r.outcome());
+    } else if (event instanceof ScalerEvent.Problem p) {
+      problem(p);
     }
   }
 }

@@ -1,6 +1,6 @@
 package io.ds2.controller.k8s;
 
-import io.ds2.controller.loop.LoopListener;
+import io.ds2.controller.loop.EventSink;
 import io.ds2.model.scaler.Actuator;
 import io.ds2.model.scaler.MetricSource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -21,7 +21,7 @@ interface JobEnds {
    * @param close what to close when the loop stops
    */
   record Opened(
-      MetricSource source, Actuator actuator, Optional<LoopListener> listener, Closeable close) {}
+      MetricSource source, Actuator actuator, Optional<EventSink> listener, Closeable close) {}
 
   /**
    * The Flink operator says the job is not running (yet): nothing is wrong, the loop waits for it.

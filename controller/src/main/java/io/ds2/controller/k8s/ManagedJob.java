@@ -1,7 +1,7 @@
 package io.ds2.controller.k8s;
 
+import io.ds2.controller.loop.EventSink;
 import io.ds2.controller.loop.JobDriver;
-import io.ds2.controller.loop.LoopListener;
 import io.ds2.flink.FlinkRestException;
 import io.ds2.model.estimate.DemandScenario;
 import io.ds2.model.policy.ScalingPolicy;
@@ -49,7 +49,7 @@ final class ManagedJob {
   private final Supplier<GenericKubernetesResource> current;
   private final Resource<GenericKubernetesResource> resource;
   private final ResourceAnnotations annotations;
-  private final LoopListener listener;
+  private final EventSink listener;
   private final Object lock = new Object();
   private volatile boolean stopped;
   private volatile ScheduledFuture<?> scheduled;
@@ -79,7 +79,7 @@ final class ManagedJob {
     this.resource = resource;
     this.annotations = new ResourceAnnotations(current, resource, shared.events());
     this.listener =
-        LoopListener.all(
+        EventSink.all(
             new EventingListener(current, annotations, shared.events()),
             shared.metrics().listenerFor(namespace, name));
   }
@@ -192,7 +192,7 @@ final class ManagedJob {
             scaler,
             opened.actuator(),
             annotations,
-            opened.listener().map(l -> LoopListener.all(listener, l)).orElse(listener),
+            opened.listener().map(l -> EventSink.all(listener, l)).orElse(listener),
             shared.clock());
     return driver.start();
   }
@@ -201,8 +201,9 @@ final class ManagedJob {
   private Instant startOverLater(String why) {
     Duration wait = settings.options().window();
     if (why != null) {
-      listener.problem(
-          new ScalerEvent.Problem(ScalerEvent.Problem.Kind.SAMPLING_FAILED, why, wait));
+      // No topology yet: the loop failed before (or while) reading it.
+      listener.on(
+          null, new ScalerEvent.Problem(ScalerEvent.Problem.Kind.SAMPLING_FAILED, why, wait));
     }
     tearDown();
     return shared.clock().instant().plus(wait);

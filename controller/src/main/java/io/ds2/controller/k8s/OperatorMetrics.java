@@ -1,6 +1,6 @@
 package io.ds2.controller.k8s;
 
-import io.ds2.controller.loop.LoopListener;
+import io.ds2.controller.loop.EventSink;
 import io.ds2.model.estimate.VertexEstimate;
 import io.ds2.model.policy.Action;
 import io.ds2.model.policy.Decision;
@@ -149,10 +149,9 @@ public final class OperatorMetrics {
   }
 
   /** A listener recording one resource's loop. */
-  LoopListener listenerFor(String namespace, String resource) {
-    return new LoopListener() {
-      @Override
-      public void decided(JobTopology t, Decision d, Mode mode) {
+  EventSink listenerFor(String namespace, String resource) {
+    return new EventSink() {
+      private void decided(JobTopology t, Decision d, Mode mode) {
         String action = d.action() instanceof Action.Rescale ? "rescale" : "hold";
         decisions.labelValues(namespace, resource, action).inc();
         lastDecision.labelValues(namespace, resource).set(d.time().toEpochMilli() / 1000.0);
@@ -167,21 +166,32 @@ public final class OperatorMetrics {
         }
       }
 
-      @Override
-      public void rescaled(JobTopology t, Map<String, Integer> requested, RescaleOutcome outcome) {
+      private void rescaled(JobTopology t, Map<String, Integer> requested, RescaleOutcome outcome) {
         rescales.labelValues(namespace, resource, outcome.kind().label()).inc();
       }
 
-      @Override
-      public void problem(ScalerEvent.Problem p) {
+      private void problem(ScalerEvent.Problem p) {
         errors.labelValues(namespace, resource).inc();
       }
 
-      @Override
-      public void waiting(Duration collected, Duration wanted, String status) {}
+      private void waiting(Duration collected, Duration wanted, String status) {}
+
+      private void samplesDropped(WindowProblem problem, String detail) {}
 
       @Override
-      public void samplesDropped(WindowProblem problem, String detail) {}
+      public void on(JobTopology topology, ScalerEvent event) {
+        if (event instanceof ScalerEvent.Decided d) {
+          decided(topology, d.decision(), d.mode());
+        } else if (event instanceof ScalerEvent.Rescaled r) {
+          rescaled(topology, r.requested(), r.outcome());
+        } else if (event instanceof ScalerEvent.Problem p) {
+          problem(p);
+        } else if (event instanceof ScalerEvent.Waiting w) {
+          waiting(w.collected(), w.wanted(), w.status());
+        } else if (event instanceof ScalerEvent.SamplesDropped s) {
+          samplesDropped(s.problem(), s.detail());
+        }
+      }
     };
   }
 }

@@ -37,7 +37,7 @@ public final class ControlLoop {
       Actuator actuator,
       Mode mode,
       DemandScenario demand,
-      LoopListener listener,
+      EventSink listener,
       Sleeper sleeper,
       Clock clock) {
     this(
@@ -55,7 +55,7 @@ public final class ControlLoop {
       JobScaler scaler,
       Actuator actuator,
       StateStore store,
-      LoopListener listener,
+      EventSink listener,
       Sleeper sleeper,
       Clock clock) {
     this.clock = clock;

@@ -17,7 +17,7 @@ import java.util.Map;
  * Appends one JSON object per line for every decision and rescale, flushed per line so a crash
  * loses nothing already decided.
  */
-public final class DecisionLog implements LoopListener, AutoCloseable {
+public final class DecisionLog implements EventSink, AutoCloseable {
   private final BufferedWriter out;
   private final Clock clock;
 
@@ -26,18 +26,15 @@ public final class DecisionLog implements LoopListener, AutoCloseable {
     this.clock = clock;
   }
 
-  @Override
-  public void decided(JobTopology t, Decision d, Mode mode) {
+  private void decided(JobTopology t, Decision d, Mode mode) {
     write(DecisionJson.decision(t, d, mode).toString());
   }
 
-  @Override
-  public void rescaled(JobTopology t, Map<String, Integer> requested, RescaleOutcome outcome) {
+  private void rescaled(JobTopology t, Map<String, Integer> requested, RescaleOutcome outcome) {
     write(DecisionJson.rescale(t, requested, outcome, clock.instant()).toString());
   }
 
-  @Override
-  public void problem(ScalerEvent.Problem p) {
+  private void problem(ScalerEvent.Problem p) {
     write(DecisionJson.problem(p, clock.instant()).toString());
   }
 
@@ -54,5 +51,16 @@ public final class DecisionLog implements LoopListener, AutoCloseable {
   @Override
   public void close() throws IOException {
     out.close();
+  }
+
+  @Override
+  public void on(JobTopology topology, ScalerEvent event) {
+    if (event instanceof ScalerEvent.Decided d) {
+      decided(topology, d.decision(), d.mode());
+    } else if (event instanceof ScalerEvent.Rescaled r) {
+      rescaled(topology, r.requested(), r.outcome());
+    } else if (event instanceof ScalerEvent.Problem p) {
+      problem(p);
+    }
   }
 }

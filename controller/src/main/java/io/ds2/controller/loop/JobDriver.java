@@ -33,7 +33,7 @@ public final class JobDriver {
   private final JobScaler scaler;
   private final Actuator actuator;
   private final StateStore store;
-  private final LoopListener listener;
+  private final EventSink listener;
   private final Clock clock;
   private JobTopology topology;
   // This poll's topology was read while the source settled; the sample need not read it again.
@@ -46,7 +46,7 @@ public final class JobDriver {
       JobScaler scaler,
       Actuator actuator,
       StateStore store,
-      LoopListener listener,
+      EventSink listener,
       Clock clock) {
     this.source = source;
     this.scaler = scaler;
@@ -150,17 +150,9 @@ public final class JobDriver {
   }
 
   private void report(ScalerEvent e) {
-    if (e instanceof ScalerEvent.Waiting w) {
-      listener.waiting(w.collected(), w.wanted(), w.status());
-    } else if (e instanceof ScalerEvent.SamplesDropped d) {
-      listener.samplesDropped(d.problem(), d.detail());
-    } else if (e instanceof ScalerEvent.Decided d) {
+    if (e instanceof ScalerEvent.Decided d) {
       lastDecision = d.decision();
-      listener.decided(topology, d.decision(), d.mode());
-    } else if (e instanceof ScalerEvent.Rescaled r) {
-      listener.rescaled(topology, r.requested(), r.outcome());
-    } else {
-      listener.problem((ScalerEvent.Problem) e);
     }
+    listener.on(topology, e);
   }
 }

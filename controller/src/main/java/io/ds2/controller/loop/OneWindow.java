@@ -27,7 +27,7 @@ public final class OneWindow {
    *     fails; JOB_NOT_RUNNING if the job ends
    */
   public static Estimate estimate(
-      MetricSource source, Ds2Options options, DemandScenario demand, LoopListener progress)
+      MetricSource source, Ds2Options options, DemandScenario demand, EventSink progress)
       throws InterruptedException {
     ControlLoop loop =
         new ControlLoop(
@@ -36,20 +36,27 @@ public final class OneWindow {
             Actuator.unsupported("a single window never rescales"),
             Mode.DRY_RUN,
             demand,
-            LoopListener.all(progress, FAIL_ON_PROBLEM),
+            EventSink.all(progress, FAIL_ON_PROBLEM),
             Sleeper.SYSTEM,
             Clock.systemUTC());
     return loop.step().estimate();
   }
 
-  private static final LoopListener FAIL_ON_PROBLEM =
-      new LoopListener() {
-        @Override
-        public void decided(JobTopology topology, Decision decision, Mode mode) {}
+  private static final EventSink FAIL_ON_PROBLEM =
+      new EventSink() {
+        private void decided(JobTopology topology, Decision decision, Mode mode) {}
+
+        private void problem(ScalerEvent.Problem p) {
+          throw new FlinkRestException(FlinkRestException.Kind.METRICS_UNAVAILABLE, p.message());
+        }
 
         @Override
-        public void problem(ScalerEvent.Problem p) {
-          throw new FlinkRestException(FlinkRestException.Kind.METRICS_UNAVAILABLE, p.message());
+        public void on(JobTopology topology, ScalerEvent event) {
+          if (event instanceof ScalerEvent.Decided d) {
+            decided(topology, d.decision(), d.mode());
+          } else if (event instanceof ScalerEvent.Problem p) {
+            problem(p);
+          }
         }
       };
 }

@@ -28,7 +28,7 @@ public final class RestLoops {
       Ds2Options options,
       Mode mode,
       DemandScenario demand,
-      LoopListener listener) {
+      EventSink listener) {
     return new ControlLoop(
         source,
         new ScalingPolicy(options),

@@ -13,7 +13,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.Map;
 
 /** The readable one-line-per-event view of the loop, with a time stamp. */
-public final class SummaryPrinter implements LoopListener {
+public final class SummaryPrinter implements EventSink {
   private static final DateTimeFormatter TIME =
       DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
   private final PrintWriter out;
@@ -24,23 +24,31 @@ public final class SummaryPrinter implements LoopListener {
     this.clock = clock;
   }
 
-  @Override
-  public void decided(JobTopology t, Decision d, Mode mode) {
+  private void decided(JobTopology t, Decision d, Mode mode) {
     line(DecisionSummary.decision(d, mode));
   }
 
-  @Override
-  public void rescaled(JobTopology t, Map<String, Integer> requested, RescaleOutcome outcome) {
+  private void rescaled(JobTopology t, Map<String, Integer> requested, RescaleOutcome outcome) {
     line(DecisionSummary.rescale(outcome));
   }
 
-  @Override
-  public void problem(ScalerEvent.Problem p) {
+  private void problem(ScalerEvent.Problem p) {
     line("problem: " + p.text());
   }
 
   private void line(String s) {
     out.println(TIME.format(clock.instant()) + " " + s);
     out.flush();
+  }
+
+  @Override
+  public void on(JobTopology topology, ScalerEvent event) {
+    if (event instanceof ScalerEvent.Decided d) {
+      decided(topology, d.decision(), d.mode());
+    } else if (event instanceof ScalerEvent.Rescaled r) {
+      rescaled(topology, r.requested(), r.outcome());
+    } else if (event instanceof ScalerEvent.Problem p) {
+      problem(p);
+    }
   }
 }

@@ -1,6 +1,6 @@
 package io.ds2.controller.recording;
 
-import io.ds2.controller.loop.LoopListener;
+import io.ds2.controller.loop.EventSink;
 import io.ds2.controller.render.DecisionJson;
 import io.ds2.controller.render.DecisionSummary;
 import io.ds2.model.policy.Action;
@@ -13,7 +13,7 @@ import java.time.Clock;
 import java.util.Map;
 
 /** Writes the loop's decisions, rescales and problems into a recording as events. */
-public final class RecordingListener implements LoopListener {
+public final class RecordingListener implements EventSink {
   private final RecordingWriter writer;
   private final Clock clock;
 
@@ -22,8 +22,7 @@ public final class RecordingListener implements LoopListener {
     this.clock = clock;
   }
 
-  @Override
-  public void decided(JobTopology t, Decision d, Mode mode) {
+  private void decided(JobTopology t, Decision d, Mode mode) {
     writer.write(
         new Recorded.Event(
             d.time(),
@@ -40,8 +39,7 @@ public final class RecordingListener implements LoopListener {
     }
   }
 
-  @Override
-  public void rescaled(JobTopology t, Map<String, Integer> requested, RescaleOutcome outcome) {
+  private void rescaled(JobTopology t, Map<String, Integer> requested, RescaleOutcome outcome) {
     var details = DecisionJson.rescale(t, requested, outcome, clock.instant());
     writer.write(
         new Recorded.Event(
@@ -51,13 +49,23 @@ public final class RecordingListener implements LoopListener {
             details));
   }
 
-  @Override
-  public void problem(ScalerEvent.Problem p) {
+  private void problem(ScalerEvent.Problem p) {
     writer.write(
         new Recorded.Event(
             clock.instant(),
             "problem",
             p.text(),
             RecordingFormat.MAPPER.createObjectNode().put("kind", p.kind().name())));
+  }
+
+  @Override
+  public void on(JobTopology topology, ScalerEvent event) {
+    if (event instanceof ScalerEvent.Decided d) {
+      decided(topology, d.decision(), d.mode());
+    } else if (event instanceof ScalerEvent.Rescaled r) {
+      rescaled(topology, r.requested(), r.outcome());
+    } else if (event instanceof ScalerEvent.Problem p) {
+      problem(p);
+    }
   }
 }

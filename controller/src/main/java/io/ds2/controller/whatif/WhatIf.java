@@ -1,5 +1,6 @@
 package io.ds2.controller.whatif;
 
+import io.ds2.controller.loop.EventSink;
 import io.ds2.controller.recording.RecordSource;
 import io.ds2.controller.recording.Recorded;
 import io.ds2.controller.recording.RecordingFormatException;
@@ -7,7 +8,6 @@ import io.ds2.model.estimate.DemandScenario;
 import io.ds2.model.graph.JobGraph;
 import io.ds2.model.graph.Vertex;
 import io.ds2.model.options.Ds2Options;
-import io.ds2.model.policy.Decision;
 import io.ds2.model.policy.ScalingPolicy;
 import io.ds2.model.policy.SlotCapacity;
 import io.ds2.model.scaler.JobScaler;
@@ -31,13 +31,11 @@ import java.util.function.Function;
  * replay's.
  */
 public final class WhatIf {
-  /** Told about the replay as it goes; all calls come from the replaying thread. */
-  public interface Listener {
-    void decided(JobTopology topology, Decision decision);
-
-    /** Something the live loop would have reported (no clean window, graph changed, ...). */
-    void problem(Instant time, String message);
-
+  /**
+   * Told about the replay as it goes, from the replaying thread: the core's events as any sink is
+   * told them (a problem happens at the time of the last replayed sample), and every record.
+   */
+  public interface Listener extends EventSink {
     /** Every record as it is replayed: samples for progress, events for the report. */
     void replayed(Recorded record);
   }
@@ -102,13 +100,9 @@ public final class WhatIf {
       now = sample.get().time();
       Step step = scaler.step(input(inUse.graph(), sample.get()), now);
       for (ScalerEvent e : step.events()) {
-        if (e instanceof ScalerEvent.Decided d) {
-          decisions++;
-          listener.decided(inUse, d.decision());
-        } else if (e instanceof ScalerEvent.Problem p) {
-          problems++;
-          listener.problem(now, p.text());
-        }
+        decisions += e instanceof ScalerEvent.Decided ? 1 : 0;
+        problems += e instanceof ScalerEvent.Problem ? 1 : 0;
+        listener.on(inUse, e);
       }
       next = step.next();
     }

@@ -9,6 +9,7 @@ import io.ds2.controller.whatif.WhatIfSummary.WouldRescale;
 import io.ds2.model.policy.Decision;
 import io.ds2.model.scaler.JobTopology;
 import io.ds2.model.scaler.Mode;
+import io.ds2.model.scaler.ScalerEvent;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -21,6 +22,8 @@ import java.util.OptionalDouble;
  * each, as in the decision log), so output of a long replay needs no memory of its own.
  */
 public final class WhatIfJson implements WhatIf.Listener {
+  // The time of the last replayed sample: when a problem of the replay happened.
+  private Instant replayedTo;
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private final JsonGenerator json;
 
@@ -56,13 +59,11 @@ public final class WhatIfJson implements WhatIf.Listener {
         });
   }
 
-  @Override
-  public void decided(JobTopology topology, Decision d) {
+  private void decided(JobTopology topology, Decision d) {
     io(() -> MAPPER.writeTree(json, DecisionJson.decision(topology, d, Mode.DRY_RUN)));
   }
 
-  @Override
-  public void problem(Instant time, String message) {
+  private void problem(Instant time, String message) {
     io(
         () -> {
           json.writeStartObject();
@@ -74,7 +75,11 @@ public final class WhatIfJson implements WhatIf.Listener {
   }
 
   @Override
-  public void replayed(Recorded record) {}
+  public void replayed(Recorded record) {
+    if (record instanceof Recorded.Sample s) {
+      replayedTo = s.sample().time();
+    }
+  }
 
   public void finish(
       WhatIfSummary s, WhatIf.Totals totals, long skippedLines, String firstSkipped) {
@@ -142,6 +147,15 @@ public final class WhatIfJson implements WhatIf.Listener {
       step.run();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public void on(JobTopology topology, ScalerEvent event) {
+    if (event instanceof ScalerEvent.Decided d) {
+      decided(topology, d.decision());
+    } else if (event instanceof ScalerEvent.Problem p) {
+      problem(replayedTo, p.text());
     }
   }
 }

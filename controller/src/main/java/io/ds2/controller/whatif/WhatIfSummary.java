@@ -7,6 +7,7 @@ import io.ds2.model.policy.Action;
 import io.ds2.model.policy.Decision;
 import io.ds2.model.policy.VertexDecision;
 import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.scaler.ScalerEvent;
 import io.ds2.model.window.VertexObservation;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,6 +22,8 @@ import java.util.OptionalDouble;
  * the number of windows, never with the number of samples.
  */
 public final class WhatIfSummary implements WhatIf.Listener {
+  // The time of the last replayed sample: when a problem of the replay happened.
+  private Instant replayedTo;
   // Problems and recorded events beyond these are counted, not kept.
   private static final int MAX_KEPT = 500;
 
@@ -82,8 +85,7 @@ public final class WhatIfSummary implements WhatIf.Listener {
     this.keepWindows = keepWindows;
   }
 
-  @Override
-  public void decided(JobTopology topology, Decision d) {
+  private void decided(JobTopology topology, Decision d) {
     topology.graph().topologicalOrder().forEach(v -> names.put(v.id(), v.name()));
     List<VertexPoint> points = new ArrayList<>();
     for (VertexDecision v : d.vertices()) {
@@ -169,8 +171,7 @@ public final class WhatIfSummary implements WhatIf.Listener {
     rescales.add(new WouldRescale(d.time(), from, to, because, 1));
   }
 
-  @Override
-  public void problem(Instant time, String message) {
+  private void problem(Instant time, String message) {
     problemCount++;
     if (problems.size() < MAX_KEPT) {
       problems.add(new Note(time, "problem", message));
@@ -183,6 +184,9 @@ public final class WhatIfSummary implements WhatIf.Listener {
    */
   @Override
   public void replayed(Recorded record) {
+    if (record instanceof Recorded.Sample sample) {
+      replayedTo = sample.sample().time();
+    }
     if (record instanceof Recorded.Topology t) {
       t.topology().graph().topologicalOrder().forEach(v -> eventNames.put(v.id(), v.name()));
     } else if (record instanceof Recorded.Event e && !"decision".equals(e.kind())) {
@@ -239,5 +243,14 @@ public final class WhatIfSummary implements WhatIf.Listener {
   /** Slots the plan needs with Flink's default (one) slot-sharing group: the widest vertex. */
   public static int slots(List<PlanRow> rows, boolean peak) {
     return rows.stream().mapToInt(r -> peak ? r.peak() : r.recommended()).max().orElse(0);
+  }
+
+  @Override
+  public void on(JobTopology topology, ScalerEvent event) {
+    if (event instanceof ScalerEvent.Decided d) {
+      decided(topology, d.decision());
+    } else if (event instanceof ScalerEvent.Problem p) {
+      problem(replayedTo, p.text());
+    }
   }
 }

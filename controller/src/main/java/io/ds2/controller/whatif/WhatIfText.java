@@ -8,6 +8,7 @@ import io.ds2.controller.whatif.WhatIfSummary.WouldRescale;
 import io.ds2.model.policy.Decision;
 import io.ds2.model.scaler.JobTopology;
 import io.ds2.model.scaler.Mode;
+import io.ds2.model.scaler.ScalerEvent;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,6 +21,8 @@ import java.util.stream.Collectors;
 
 /** A replay for people: one line per window as it is decided, then the plan and the rescales. */
 public final class WhatIfText implements WhatIf.Listener {
+  // The time of the last replayed sample: when a problem of the replay happened.
+  private Instant replayedTo;
   private final PrintWriter out;
 
   public WhatIfText(PrintWriter out) {
@@ -38,20 +41,22 @@ public final class WhatIfText implements WhatIf.Listener {
     out.flush();
   }
 
-  @Override
-  public void decided(JobTopology topology, Decision d) {
+  private void decided(JobTopology topology, Decision d) {
     out.println(d.time() + "  " + DecisionSummary.decision(d, Mode.DRY_RUN));
     out.flush();
   }
 
-  @Override
-  public void problem(Instant time, String message) {
+  private void problem(Instant time, String message) {
     out.println(time + "  no decision: " + message);
     out.flush();
   }
 
   @Override
-  public void replayed(Recorded record) {}
+  public void replayed(Recorded record) {
+    if (record instanceof Recorded.Sample s) {
+      replayedTo = s.sample().time();
+    }
+  }
 
   public void finish(
       WhatIfSummary s,
@@ -147,5 +152,14 @@ public final class WhatIfText implements WhatIf.Listener {
 
   private static String rate(OptionalDouble r) {
     return r.isPresent() ? String.format(Locale.ROOT, "%.1f/s", r.getAsDouble()) : "-";
+  }
+
+  @Override
+  public void on(JobTopology topology, ScalerEvent event) {
+    if (event instanceof ScalerEvent.Decided d) {
+      decided(topology, d.decision());
+    } else if (event instanceof ScalerEvent.Problem p) {
+      problem(replayedTo, p.text());
+    }
   }
 }

@@ -2,6 +2,7 @@ package io.ds2.controller.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.ds2.model.scaler.ScalerEvent;
 import io.ds2.model.window.WindowProblem;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -13,10 +14,13 @@ class StderrProgressTest {
   void onATerminalEachDistinctProblemIsNotedOnce() {
     StringWriter text = new StringWriter();
     StderrProgress p = new StderrProgress(new PrintWriter(text), true);
-    p.samplesDropped(WindowProblem.METRIC_MISSING, "busy NaN at t1");
-    p.samplesDropped(WindowProblem.METRIC_MISSING, "busy NaN at t2");
-    p.samplesDropped(WindowProblem.RESTARTED, "job restarted at t3");
-    p.waiting(Duration.ofSeconds(3), Duration.ofSeconds(30), "window has 3 s of 30 s");
+    p.on(null, new ScalerEvent.SamplesDropped(WindowProblem.METRIC_MISSING, "busy NaN at t1"));
+    p.on(null, new ScalerEvent.SamplesDropped(WindowProblem.METRIC_MISSING, "busy NaN at t2"));
+    p.on(null, new ScalerEvent.SamplesDropped(WindowProblem.RESTARTED, "job restarted at t3"));
+    p.on(
+        null,
+        new ScalerEvent.Waiting(
+            Duration.ofSeconds(3), Duration.ofSeconds(30), "window has 3 s of 30 s"));
     p.done();
     assertEquals(
         "note: starting the window again: busy NaN at t1\n"
@@ -29,8 +33,8 @@ class StderrProgressTest {
   void withoutATerminalNothingIsPrinted() {
     StringWriter text = new StringWriter();
     StderrProgress p = new StderrProgress(new PrintWriter(text), false);
-    p.samplesDropped(WindowProblem.RESTARTED, "job restarted");
-    p.waiting(Duration.ofSeconds(3), Duration.ofSeconds(30), "filling");
+    p.on(null, new ScalerEvent.SamplesDropped(WindowProblem.RESTARTED, "job restarted"));
+    p.on(null, new ScalerEvent.Waiting(Duration.ofSeconds(3), Duration.ofSeconds(30), "filling"));
     p.done();
     assertEquals("", text.toString());
   }

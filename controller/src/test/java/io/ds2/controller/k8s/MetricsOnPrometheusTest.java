@@ -180,7 +180,8 @@ class MetricsOnPrometheusTest {
             clock::advance,
             clock);
     loop.run(() -> true, 3);
-    listener.problem(
+    listener.on(
+        null,
         new ScalerEvent.Problem(ScalerEvent.Problem.Kind.SAMPLING_FAILED, "a test", Duration.ZERO));
     metrics.leading(true);
   }

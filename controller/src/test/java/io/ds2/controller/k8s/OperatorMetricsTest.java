@@ -49,7 +49,8 @@ class OperatorMetricsTest {
             clock::advance,
             clock)
         .step();
-    listener.problem(
+    listener.on(
+        null,
         new ScalerEvent.Problem(ScalerEvent.Problem.Kind.SAMPLING_FAILED, "x", Duration.ZERO));
   }
 

@@ -65,7 +65,7 @@ class LoopFailuresTest {
       // Restart the job (an outside rescale of Join -> Sink to 2) while the loop collects its
       // window.
       CompletableFuture<RescaleOutcome> restart = new CompletableFuture<>();
-      LoopListener restartOnce =
+      EventSink restartOnce =
           new RecordingListener() {
             @Override
             public void waiting(java.time.Duration collected, java.time.Duration wanted, String s) {
@@ -83,8 +83,7 @@ class LoopFailuresTest {
             }
           };
       ControlLoop loop =
-          flink.loop(
-              LoopTestSupport.options(), Mode.DRY_RUN, LoopListener.all(events, restartOnce));
+          flink.loop(LoopTestSupport.options(), Mode.DRY_RUN, EventSink.all(events, restartOnce));
       Decision d = loop.step();
       assertTrue(
           events.dropped.stream().anyMatch(WindowProblem::invalidatesSamples),
@@ -105,7 +104,7 @@ class LoopFailuresTest {
   void aJobCancelledMidWindowEndsTheLoopWithoutADecision() throws Exception {
     RecordingListener events = new RecordingListener();
     try (LoopTestSupport flink = new LoopTestSupport(SampleJobs.ordersAndPayments(), 4, Map.of())) {
-      LoopListener cancelOnce =
+      EventSink cancelOnce =
           new RecordingListener() {
             @Override
             public void waiting(java.time.Duration collected, java.time.Duration wanted, String s) {
@@ -115,7 +114,7 @@ class LoopFailuresTest {
             }
           };
       ControlLoop loop =
-          flink.loop(LoopTestSupport.options(), Mode.ACT, LoopListener.all(events, cancelOnce));
+          flink.loop(LoopTestSupport.options(), Mode.ACT, EventSink.all(events, cancelOnce));
       io.ds2.flink.FlinkRestException e =
           org.junit.jupiter.api.Assertions.assertThrows(
               io.ds2.flink.FlinkRestException.class, () -> loop.run(() -> true, 5));

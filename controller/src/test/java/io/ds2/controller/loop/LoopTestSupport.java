@@ -59,7 +59,7 @@ final class LoopTestSupport implements AutoCloseable {
     return Rescales.run(rescaler(), target, timeout, Clock.systemUTC(), Sleeper.SYSTEM);
   }
 
-  ControlLoop loop(Ds2Options options, Mode mode, LoopListener listener) {
+  ControlLoop loop(Ds2Options options, Mode mode, EventSink listener) {
     return RestLoops.of(
         client,
         new io.ds2.flink.JobSampler(client, jobId, java.time.Clock.systemUTC()),

@@ -99,21 +99,29 @@ class RescaleFaultsTest {
     List<Decision> decisions = new ArrayList<>();
     List<RescaleOutcome> outcomes = new ArrayList<>();
     List<String> problems = new ArrayList<>();
-    LoopListener listener =
-        new LoopListener() {
-          @Override
-          public void decided(JobTopology t, Decision d, Mode mode) {
+    EventSink listener =
+        new EventSink() {
+          private void decided(JobTopology t, Decision d, Mode mode) {
             decisions.add(d);
           }
 
-          @Override
-          public void rescaled(JobTopology t, Map<String, Integer> r, RescaleOutcome o) {
+          private void rescaled(JobTopology t, Map<String, Integer> r, RescaleOutcome o) {
             outcomes.add(o);
           }
 
-          @Override
-          public void problem(ScalerEvent.Problem p) {
+          private void problem(ScalerEvent.Problem p) {
             problems.add(p.text());
+          }
+
+          @Override
+          public void on(JobTopology topology, ScalerEvent event) {
+            if (event instanceof ScalerEvent.Decided d) {
+              decided(topology, d.decision(), d.mode());
+            } else if (event instanceof ScalerEvent.Rescaled r) {
+              rescaled(topology, r.requested(), r.outcome());
+            } else if (event instanceof ScalerEvent.Problem p) {
+              problem(p);
+            }
           }
         };
     new ControlLoop(

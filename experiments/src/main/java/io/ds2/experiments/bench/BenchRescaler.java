@@ -1,6 +1,6 @@
 package io.ds2.experiments.bench;
 
-import io.ds2.controller.loop.LoopListener;
+import io.ds2.controller.loop.EventSink;
 import io.ds2.controller.loop.Rescales;
 import io.ds2.controller.recording.Recorded;
 import io.ds2.controller.recording.RecordingWriter;
@@ -14,6 +14,7 @@ import io.ds2.model.scaler.Mode;
 import io.ds2.model.scaler.RequestResult;
 import io.ds2.model.scaler.RescaleOutcome;
 import io.ds2.model.scaler.RescaleStatus;
+import io.ds2.model.scaler.ScalerEvent;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -68,15 +69,22 @@ public final class BenchRescaler {
   }
 
   /** Records each outcome of a loop rescaling through {@link #actuator()}. */
-  public LoopListener outcomes() {
-    return new LoopListener() {
-      @Override
-      public void decided(JobTopology topology, Decision decision, Mode mode) {}
+  public EventSink outcomes() {
+    return new EventSink() {
+      private void decided(JobTopology topology, Decision decision, Mode mode) {}
 
-      @Override
-      public void rescaled(
+      private void rescaled(
           JobTopology topology, Map<String, Integer> requested, RescaleOutcome outcome) {
         outcome(requested, outcome);
+      }
+
+      @Override
+      public void on(JobTopology topology, ScalerEvent event) {
+        if (event instanceof ScalerEvent.Decided d) {
+          decided(topology, d.decision(), d.mode());
+        } else if (event instanceof ScalerEvent.Rescaled r) {
+          rescaled(topology, r.requested(), r.outcome());
+        }
       }
     };
   }

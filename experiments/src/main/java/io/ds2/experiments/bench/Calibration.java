@@ -53,7 +53,7 @@ public final class Calibration {
             new JobSampler(rest, client.getJobID().toHexString(), Clock.systemUTC());
         JobTopology topology = awaitTopology(sampler);
         ObservationWindow w =
-            OneWindow.estimate(sampler, o, DemandScenario.measured(), (t, d, m) -> {}).window();
+            OneWindow.estimate(sampler, o, DemandScenario.measured(), (t, e) -> {}).window();
         Vertex work =
             topology.graph().topologicalOrder().stream()
                 .filter(v -> v.name().equals("Work"))

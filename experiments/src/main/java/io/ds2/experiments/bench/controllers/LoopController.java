@@ -1,7 +1,7 @@
 package io.ds2.experiments.bench.controllers;
 
 import io.ds2.controller.loop.ControlLoop;
-import io.ds2.controller.loop.LoopListener;
+import io.ds2.controller.loop.EventSink;
 import io.ds2.controller.recording.Recorded;
 import io.ds2.controller.render.DecisionJson;
 import io.ds2.controller.render.DecisionSummary;
@@ -14,6 +14,7 @@ import io.ds2.model.policy.Decision;
 import io.ds2.model.policy.DecisionPolicy;
 import io.ds2.model.scaler.JobTopology;
 import io.ds2.model.scaler.Mode;
+import io.ds2.model.scaler.ScalerEvent;
 import java.util.function.Supplier;
 
 /**
@@ -49,16 +50,15 @@ public final class LoopController implements BenchController {
             c.rescaler().actuator(),
             Mode.ACT,
             DemandScenario.measured().withSourceSplits(c.sourceSplits()),
-            LoopListener.all(new DecisionRecorder(c), c.rescaler().outcomes()),
+            EventSink.all(new DecisionRecorder(c), c.rescaler().outcomes()),
             Sleeper.SYSTEM,
             c.clock());
     loop.run(() -> !Thread.currentThread().isInterrupted(), Long.MAX_VALUE);
   }
 
   /** Writes each decision into the run's recording (rescales are written by the rescaler). */
-  private record DecisionRecorder(Context c) implements LoopListener {
-    @Override
-    public void decided(JobTopology t, Decision d, Mode mode) {
+  private record DecisionRecorder(Context c) implements EventSink {
+    private void decided(JobTopology t, Decision d, Mode mode) {
       c.recording()
           .write(
               new Recorded.Event(
@@ -66,6 +66,13 @@ public final class LoopController implements BenchController {
                   "decision",
                   DecisionSummary.decision(d, mode),
                   DecisionJson.decision(t, d, mode)));
+    }
+
+    @Override
+    public void on(JobTopology topology, ScalerEvent event) {
+      if (event instanceof ScalerEvent.Decided d) {
+        decided(topology, d.decision(), d.mode());
+      }
     }
   }
 }
