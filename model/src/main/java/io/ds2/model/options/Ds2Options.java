@@ -139,7 +139,9 @@ public record Ds2Options(
               RESCALE_TIMEOUT,
               "3m",
               "How long a rescale may take to show in the running job"
-                  + " (cooldown, checkpoint) before it counts as unmet."),
+                  + " (cooldown, checkpoint) before it counts as unmet and is put back; a job"
+                  + " that restarts twice within it after the rescale applied is rolled back"
+                  + " too."),
           spec(
               RESCALE_BACKOFF,
               "10m",
