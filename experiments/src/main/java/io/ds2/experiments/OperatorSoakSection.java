@@ -54,10 +54,19 @@ final class OperatorSoakSection {
               replicas led: %d; with none leading: %d (Lease hand-overs and outages).
             - **No infeasible override left in any spec**: the capped job's spec never asked for more
               than its 3 slots (%d sightings over the run); the longest a spec asked for what its job
-              did not run was %.0f s (rescale timeout 180 s: an upgrade that did not take is rolled
-              back, then backed off).
+              did not run was %.0f s (rescale timeout 180 s: an upgrade that did not take, or one
+              the paused Flink operator never reconciled — the stand-in does not reconcile again on a
+              timer, as the real operator does — is put back at the timeout, then backed off).
             - **Heap and threads flat**: slopes over whole cycles after the first, %.2f MiB/h and %.2f
               threads/h.
+
+            Shorter runs (1- and 2-minute cycles) before this one found three ways to two writers,
+            fixed at fb9b5d2: a Lease renewal retried by the client through an outage kept a
+            replica leading 28 s without a Lease; the elector's thread, which renews, was blocked by
+            the loops' start during an outage; and a patch of a stopped leader, retried until the
+            server came back, landed 2 s into the other replica's term. Renewals and writes are now
+            sent once with short timeouts, writes check leadership just before they go out, and the
+            loops start off the elector's thread.
 
             Events written (type/reason, counted): %s. Decisions / applied rescales by replica: %s.
 
