@@ -161,7 +161,8 @@ class RealApiServerTest extends RealApiServerBase {
     try (LeaderElectedOperator a = new LeaderElectedOperator(sa, () -> operator(sa), lease)) {
       a.start();
       await().atMost(Duration.ofSeconds(20)).until(a::leading);
-      Duration down = Duration.ofSeconds(10);
+      // Down longer than the Lease (3 s): with the restart's own seconds, well past the stop.
+      Duration down = Duration.ofSeconds(5);
       var outage =
           java.util.concurrent.CompletableFuture.runAsync(
               () -> {
