@@ -11,11 +11,11 @@ import io.ds2.controller.loop.EventSink;
 import io.ds2.controller.loop.RestLoops;
 import io.ds2.controller.recording.LiveRecording;
 import io.ds2.flink.FlinkRestClient;
-import io.ds2.flink.FlinkRestException;
 import io.ds2.flink.JobSampler;
 import io.ds2.model.options.Ds2Options;
 import io.ds2.model.scaler.JobTopology;
 import io.ds2.model.scaler.Mode;
+import io.ds2.model.scaler.SourceFailure;
 import io.ds2.workloads.JobSpec;
 import io.ds2.workloads.LocalFlinkCluster;
 import io.ds2.workloads.SampleJobs;
@@ -95,6 +95,7 @@ public final class DemoCommand implements Callable<Integer>, ScalingFlags.Taker 
     say.println("Starting an in-process Flink cluster (2 TaskManagers x 4 slots)...");
     say.flush();
     DemoRun run = new DemoRun(job, Clock.systemUTC(), out, json);
+    java.util.Optional<String> ended = java.util.Optional.empty();
     try (LocalFlinkCluster cluster = LocalFlinkCluster.start(4);
         GracefulStop stop = new GracefulStop()) {
       JobClient client = cluster.submit(job);
@@ -110,18 +111,19 @@ public final class DemoCommand implements Callable<Integer>, ScalingFlags.Taker 
           job.oracle(2));
       say.flush();
       try {
-        control(
-            cluster,
-            client.getJobID().toHexString(),
-            options,
-            run,
-            end,
-            stop,
-            say,
-            record,
-            // its generators name no splits in their metrics: the demo says how many, as a user
-            // of such a source would (--source-splits)
-            job.sourceSplits());
+        ended =
+            control(
+                cluster,
+                client.getJobID().toHexString(),
+                options,
+                run,
+                end,
+                stop,
+                say,
+                record,
+                // its generators name no splits in their metrics: the demo says how many, as a user
+                // of such a source would (--source-splits)
+                job.sourceSplits());
       } catch (InterruptedException e) {
         say.println("\nStopping...");
       } finally {
@@ -139,11 +141,20 @@ public final class DemoCommand implements Callable<Integer>, ScalingFlags.Taker 
     out.flush();
     say.println("Stopped.");
     say.flush();
+    if (ended.isPresent()) {
+      spec.commandLine().getErr().println(spec.qualifiedName() + ": " + ended.get());
+      spec.commandLine().getErr().flush();
+      return ExitCodes.RUNTIME;
+    }
     return ExitCodes.OK;
   }
 
-  /** Connects the loop (recording it if asked) and runs the script on it. */
-  private static void control(
+  /**
+   * Connects the loop (recording it if asked) and runs the script on it.
+   *
+   * @return why the job ended, if it did before the script was over
+   */
+  private static java.util.Optional<String> control(
       LocalFlinkCluster cluster,
       String jobId,
       Ds2Options options,
@@ -166,15 +177,18 @@ public final class DemoCommand implements Callable<Integer>, ScalingFlags.Taker 
               Mode.ACT,
               io.ds2.model.estimate.DemandScenario.measured().withSourceSplits(sourceSplits),
               recording == null ? run : EventSink.all(run, recording.listener()));
-      script(loop, run, end, stop, say);
+      return script(loop, run, end, stop, say);
     }
   }
 
-  private static void script(
+  private static java.util.Optional<String> script(
       ControlLoop loop, DemoRun run, Instant end, GracefulStop stop, PrintWriter say)
       throws InterruptedException {
     while (!stop.requested() && Instant.now().isBefore(end)) {
-      loop.run(() -> true, 1);
+      java.util.Optional<String> ended = loop.run(() -> true, 1);
+      if (ended.isPresent()) {
+        return ended;
+      }
       if (run.settled()) {
         if (run.factor() == 1) {
           say.println("\nSettled. Doubling the source rate...\n");
@@ -184,10 +198,11 @@ public final class DemoCommand implements Callable<Integer>, ScalingFlags.Taker 
         } else {
           say.println("\nSettled at twice the rate.\n");
           say.flush();
-          return;
+          return java.util.Optional.empty();
         }
       }
     }
+    return java.util.Optional.empty();
   }
 
   private static JobTopology awaitTopology(JobSampler sampler, Instant end)
@@ -195,7 +210,7 @@ public final class DemoCommand implements Callable<Integer>, ScalingFlags.Taker 
     while (true) {
       try {
         return sampler.topology();
-      } catch (FlinkRestException e) {
+      } catch (SourceFailure e) {
         if (Instant.now().isAfter(end)) {
           throw e;
         }

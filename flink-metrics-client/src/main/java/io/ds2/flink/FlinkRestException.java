@@ -1,10 +1,13 @@
 package io.ds2.flink;
 
+import io.ds2.model.scaler.SourceFailure;
+
 /**
  * A failure talking to Flink's REST API. The message is one line naming the URL and what was wrong;
- * {@link #kind()} lets callers react by type.
+ * {@link #kind()} lets callers react by type. It is the core's {@link SourceFailure}, so the loop
+ * and the CLI never need this adapter's type.
  */
-public final class FlinkRestException extends RuntimeException {
+public final class FlinkRestException extends SourceFailure {
   /** What went wrong. */
   public enum Kind {
     /** Connection refused, unknown host, TLS failure. */
@@ -33,7 +36,7 @@ public final class FlinkRestException extends RuntimeException {
   }
 
   public FlinkRestException(Kind kind, String message, Throwable cause) {
-    super(message, cause);
+    super(failure(kind), message, cause);
     this.kind = kind;
     this.httpStatus = 0;
   }
@@ -44,7 +47,7 @@ public final class FlinkRestException extends RuntimeException {
   }
 
   private FlinkRestException(int status, String message) {
-    super(message);
+    super(SourceFailure.Kind.UNAVAILABLE, message);
     this.kind = Kind.HTTP_STATUS;
     this.httpStatus = status;
   }
@@ -58,5 +61,14 @@ public final class FlinkRestException extends RuntimeException {
 
   public Kind kind() {
     return kind;
+  }
+
+  private static SourceFailure.Kind failure(Kind kind) {
+    return switch (kind) {
+      case UNREACHABLE, TIMEOUT, HTTP_STATUS, MALFORMED_RESPONSE -> SourceFailure.Kind.UNAVAILABLE;
+      case METRICS_UNAVAILABLE -> SourceFailure.Kind.METRICS_MISSING;
+      case JOB_NOT_FOUND, JOB_AMBIGUOUS -> SourceFailure.Kind.JOB_NOT_FOUND;
+      case JOB_NOT_RUNNING -> SourceFailure.Kind.JOB_NOT_RUNNING;
+    };
   }
 }

@@ -1,8 +1,8 @@
 package io.ds2.controller.cli;
 
 import io.ds2.controller.recording.RecordingFormatException;
-import io.ds2.flink.FlinkRestException;
 import io.ds2.model.options.InvalidOptionException;
+import io.ds2.model.scaler.SourceFailure;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -97,7 +97,7 @@ public final class Ds2Cli implements Runnable {
       if (ex instanceof UsageException || ex instanceof InvalidOptionException) {
         code = ExitCodes.USAGE;
         message = ex.getMessage();
-      } else if (ex instanceof FlinkRestException
+      } else if (ex instanceof SourceFailure
           || ex instanceof RecordingFormatException
           || ex instanceof java.io.UncheckedIOException) {
         code = ExitCodes.RUNTIME;

@@ -57,13 +57,19 @@ final class RecommendCommand implements Callable<Integer>, ScalingFlags.Taker {
     DemandScenario scenario = sources.scenario(topology.graph());
 
     StderrProgress progress = new StderrProgress(spec.commandLine().getErr());
-    Estimate estimate;
+    OneWindow.Result result;
     try (LiveRecording recording =
         record.start(client, sampler, topology, options, scenario.sourceSplits())) {
       MetricSource source = recording == null ? sampler : recording.source();
-      estimate = OneWindow.estimate(source, options, scenario, progress);
+      result = OneWindow.estimate(source, options, scenario, progress);
     }
     progress.done();
+    if (result instanceof OneWindow.Result.NoWindow none) {
+      spec.commandLine().getErr().println(spec.qualifiedName() + ": " + none.why());
+      spec.commandLine().getErr().flush();
+      return ExitCodes.RUNTIME;
+    }
+    Estimate estimate = ((OneWindow.Result.Estimated) result).estimate();
 
     spec.commandLine()
         .getOut()

@@ -2,12 +2,12 @@ package io.ds2.controller.cli;
 
 import io.ds2.controller.recording.LiveRecording;
 import io.ds2.flink.FlinkRestClient;
-import io.ds2.flink.FlinkRestException;
 import io.ds2.flink.JobSampler;
 import io.ds2.model.graph.JobGraph;
 import io.ds2.model.options.Durations;
 import io.ds2.model.scaler.JobTopology;
 import io.ds2.model.scaler.MetricSource;
+import io.ds2.model.scaler.SourceFailure;
 import io.ds2.model.window.JobSample;
 import io.ds2.model.window.JobStates;
 import java.io.IOException;
@@ -149,12 +149,12 @@ final class RecordCommand implements Callable<Integer> {
                 + polls
                 + " polls, job "
                 + s.jobState());
-      } catch (FlinkRestException e) {
-        if (e.kind() == FlinkRestException.Kind.JOB_NOT_FOUND) {
+      } catch (SourceFailure e) {
+        if (e.failure() == SourceFailure.Kind.JOB_NOT_FOUND) {
           throw e;
         }
         progress.note("poll failed: " + e.getMessage() + "; trying again next interval");
-        if (e.kind() == FlinkRestException.Kind.METRICS_UNAVAILABLE) {
+        if (e.failure() == SourceFailure.Kind.METRICS_MISSING) {
           graph = reread(source, graph);
         }
       }
@@ -175,7 +175,7 @@ final class RecordCommand implements Callable<Integer> {
   private static JobGraph reread(MetricSource source, JobGraph old) {
     try {
       return source.topology().graph();
-    } catch (FlinkRestException e) {
+    } catch (SourceFailure e) {
       return old;
     }
   }

@@ -22,6 +22,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -112,7 +113,12 @@ final class RunCommand implements Callable<Integer>, ScalingFlags.Taker {
               + " s warm-up");
       out.flush();
       try {
-        loop.run(() -> !stop.requested(), maxDecisions);
+        Optional<String> ended = loop.run(() -> !stop.requested(), maxDecisions);
+        if (ended.isPresent()) {
+          spec.commandLine().getErr().println(spec.qualifiedName() + ": " + ended.get());
+          spec.commandLine().getErr().flush();
+          return ExitCodes.RUNTIME;
+        }
       } catch (InterruptedException e) {
         out.println("stopped");
         out.flush();

@@ -14,6 +14,9 @@ import java.util.function.Supplier;
  * operator's overrides ({@link RestEnds}), or test doubles.
  */
 interface JobEnds {
+  /** What opening a job's ends came to. */
+  sealed interface Opening {}
+
   /**
    * One loop's ends.
    *
@@ -21,26 +24,31 @@ interface JobEnds {
    * @param close what to close when the loop stops
    */
   record Opened(
-      MetricSource source, Actuator actuator, Optional<EventSink> listener, Closeable close) {}
+      MetricSource source, Actuator actuator, Optional<EventSink> listener, Closeable close)
+      implements Opening {}
 
   /**
    * The Flink operator says the job is not running (yet): nothing is wrong, the loop waits for it.
    */
-  final class NotRunning extends RuntimeException {
-    NotRunning(String why) {
-      super(why);
-    }
-  }
+  record NotRunning(String why) implements Opening {}
+
+  /**
+   * The namespace's credentials cannot be used for the job's URL; {@code why} names the Secret or
+   * the URL (a Warning, then tried again).
+   */
+  record Refused(String why) implements Opening {}
+
+  /**
+   * The ends cannot be set up now: the resource is gone, the job is not found, or its REST client
+   * cannot be set up; the loop tries again later.
+   */
+  record Unavailable(String why) implements Opening {}
 
   /**
    * @param current the resource from the informer cache (null once deleted)
    * @param resource where patches go
-   * @throws NotRunning if the Flink operator says the job is not running
-   * @throws io.ds2.flink.FlinkRestException if the job cannot be found; the loop tries again later
-   * @throws NamespaceCredentials.Refused if the namespace's credentials cannot be used for the URL
-   * @throws IllegalArgumentException if the REST client cannot be set up
    */
-  Opened open(
+  Opening open(
       GenericKubernetesResource r,
       JobSettings settings,
       Supplier<GenericKubernetesResource> current,

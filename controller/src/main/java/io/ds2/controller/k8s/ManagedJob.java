@@ -2,7 +2,6 @@ package io.ds2.controller.k8s;
 
 import io.ds2.controller.loop.EventSink;
 import io.ds2.controller.loop.JobDriver;
-import io.ds2.flink.FlinkRestException;
 import io.ds2.model.estimate.DemandScenario;
 import io.ds2.model.policy.ScalingPolicy;
 import io.ds2.model.scaler.JobScaler;
@@ -128,37 +127,11 @@ final class ManagedJob {
       }
       Instant at;
       try {
-        if (driver == null) {
-          next = setUp();
-        }
-        next = driver.advance(next);
-        at = next.at();
-      } catch (JobEnds.NotRunning e) {
-        // Looked at again every poll interval (a read of the informer cache), without a Warning.
-        LOG.debug("{}/{} not running: {}", namespace, name, e.getMessage());
-        tearDown();
-        at = shared.clock().instant().plus(settings.options().sampleInterval());
-      } catch (NamespaceCredentials.Refused e) {
-        Duration wait = settings.options().window();
-        GenericKubernetesResource r = current.get();
-        if (r != null) {
-          shared
-              .events()
-              .warning(
-                  r,
-                  EventRecorder.Reason.FlinkAccessRefused,
-                  e.getMessage() + "; retrying in " + wait.toSeconds() + " s");
-        }
-        tearDown();
-        at = shared.clock().instant().plus(wait);
+        at = advance();
       } catch (WriteFence.NotLeading e) {
         // Leadership was lost while this step ran; the loop is being stopped.
         LOG.info("{}/{}: {}", namespace, name, e.getMessage());
         at = shared.clock().instant().plus(settings.options().sampleInterval());
-      } catch (FlinkRestException e) {
-        at = startOverLater(e.getMessage());
-      } catch (IllegalArgumentException e) {
-        at = startOverLater("cannot set up the Flink REST client: " + e.getMessage());
       } catch (RuntimeException | Error e) {
         // Whatever a tick throws (an Error of a library included), this job's loop goes on: a
         // loop that ended here would leave the job unmanaged without a word.
@@ -176,9 +149,49 @@ final class ManagedJob {
     }
   }
 
-  /** Finds the job and wires its loop; the first action. */
-  private ScalerAction setUp() {
-    JobEnds.Opened opened = shared.ends().open(first, settings, current, resource);
+  /** Does the next action (finding the job and wiring its loop first); when to tick again. */
+  private Instant advance() {
+    if (driver == null) {
+      JobEnds.Opening opening = shared.ends().open(first, settings, current, resource);
+      if (!(opening instanceof JobEnds.Opened opened)) {
+        return notOpened(opening);
+      }
+      next = setUp(opened);
+    }
+    next = driver.advance(next);
+    if (next instanceof ScalerAction.Stop stop) {
+      return startOverLater(stop.why());
+    }
+    return next.at();
+  }
+
+  /** When to try again after the job's ends could not be opened, and what to say. */
+  private Instant notOpened(JobEnds.Opening opening) {
+    if (opening instanceof JobEnds.NotRunning n) {
+      // Looked at again every poll interval (a read of the informer cache), without a Warning.
+      LOG.debug("{}/{} not running: {}", namespace, name, n.why());
+      tearDown();
+      return shared.clock().instant().plus(settings.options().sampleInterval());
+    }
+    if (opening instanceof JobEnds.Refused refused) {
+      Duration wait = settings.options().window();
+      GenericKubernetesResource r = current.get();
+      if (r != null) {
+        shared
+            .events()
+            .warning(
+                r,
+                EventRecorder.Reason.FlinkAccessRefused,
+                refused.why() + "; retrying in " + wait.toSeconds() + " s");
+      }
+      tearDown();
+      return shared.clock().instant().plus(wait);
+    }
+    return startOverLater(((JobEnds.Unavailable) opening).why());
+  }
+
+  /** Wires the loop on opened ends; the first action. */
+  private ScalerAction setUp(JobEnds.Opened opened) {
     ends = opened.close();
     JobScaler scaler =
         new JobScaler(

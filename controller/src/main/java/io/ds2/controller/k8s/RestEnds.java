@@ -5,11 +5,11 @@ import io.ds2.controller.recording.RecordingWriter;
 import io.ds2.flink.ClusterSlots;
 import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.FlinkRestClient.ResponseText;
-import io.ds2.flink.FlinkRestException;
 import io.ds2.flink.JobLocator;
 import io.ds2.flink.JobSampler;
 import io.ds2.flink.RestAccess;
 import io.ds2.model.policy.SlotCapacity;
+import io.ds2.model.scaler.SourceFailure;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.client.dsl.Resource;
@@ -51,29 +51,51 @@ final class RestEnds implements JobEnds {
   }
 
   @Override
-  public Opened open(
+  public Opening open(
       GenericKubernetesResource r,
       JobSettings settings,
       Supplier<GenericKubernetesResource> current,
       Resource<GenericKubernetesResource> resource) {
     GenericKubernetesResource now = current.get();
     if (now == null) {
-      throw new FlinkRestException(
-          FlinkRestException.Kind.JOB_NOT_FOUND,
+      return new Unavailable(
           r.getMetadata().getNamespace() + "/" + r.getMetadata().getName() + " is gone");
     }
     // A job being deployed is not a problem to warn about: its REST API is not up yet.
-    FlinkKinds.notRunning(now)
-        .ifPresent(
-            why -> {
-              throw new NotRunning(why);
-            });
+    Optional<String> notRunning = FlinkKinds.notRunning(now);
+    if (notRunning.isPresent()) {
+      return new NotRunning(notRunning.get());
+    }
     // The namespace's Secret is read here: a bad one is reported, then tried again. What Flink
     // answers stays out of messages: they become events whoever reads the namespace sees.
-    RestAccess access = credentials.access(r.getMetadata().getNamespace(), settings.restUrl());
-    FlinkRestClient rest =
-        new FlinkRestClient(
-            settings.restUrl(), Duration.ofSeconds(10), access, ResponseText.WITHHELD);
+    RestAccess access;
+    try {
+      access = credentials.access(r.getMetadata().getNamespace(), settings.restUrl());
+    } catch (NamespaceCredentials.Refused e) {
+      return new Refused(e.getMessage());
+    }
+    FlinkRestClient rest;
+    try {
+      rest =
+          new FlinkRestClient(
+              settings.restUrl(), Duration.ofSeconds(10), access, ResponseText.WITHHELD);
+    } catch (IllegalArgumentException e) {
+      return new Unavailable("cannot set up the Flink REST client: " + e.getMessage());
+    }
+    try {
+      return open(r, now, settings, current, resource, rest);
+    } catch (SourceFailure e) {
+      return new Unavailable(e.getMessage());
+    }
+  }
+
+  private Opening open(
+      GenericKubernetesResource r,
+      GenericKubernetesResource now,
+      JobSettings settings,
+      Supplier<GenericKubernetesResource> current,
+      Resource<GenericKubernetesResource> resource,
+      FlinkRestClient rest) {
     Optional<String> jobId = FlinkKinds.string(now, "status", "jobStatus", "jobId");
     String jid = new JobLocator(rest).locate(jobId).jid();
     JobSampler sampler = new JobSampler(rest, jid, clock);
@@ -111,17 +133,31 @@ final class RestEnds implements JobEnds {
           e.getMessage());
       return new Opened(sampler, actuator, Optional.empty(), () -> {});
     }
-    LiveRecording recording =
-        LiveRecording.start(
-            writer,
-            rest,
-            sampler,
-            sampler.topology(),
-            settings.options().sampleInterval(),
-            settings.options().asMap(),
-            settings.sourceSplits(),
-            clock);
+    LiveRecording recording;
+    try {
+      recording =
+          LiveRecording.start(
+              writer,
+              rest,
+              sampler,
+              sampler.topology(),
+              settings.options().sampleInterval(),
+              settings.options().asMap(),
+              settings.sourceSplits(),
+              clock);
+    } catch (SourceFailure e) {
+      closeQuietly(writer);
+      throw e;
+    }
     return new Opened(
         recording.source(), actuator, Optional.of(recording.listener()), recording::close);
+  }
+
+  private static void closeQuietly(RecordingWriter writer) {
+    try {
+      writer.close();
+    } catch (IOException | UncheckedIOException e) {
+      LOG.debug("recording not closed", e);
+    }
   }
 }

@@ -68,17 +68,17 @@ public final class ControlLoop {
   }
 
   /**
-   * Runs until the next window is decided on (and a rescale it asked for is over).
+   * Runs until the next window is decided on (and a rescale it asked for is over), or the job ends.
    *
-   * @throws io.ds2.flink.FlinkRestException if the job is gone or ended
+   * @return the decision; empty once the job is gone or ended ({@link #ended()} says why)
    * @throws InterruptedException if the thread is interrupted while waiting
    */
-  public Decision step() throws InterruptedException {
+  public Optional<Decision> step() throws InterruptedException {
     if (next == null) {
       next = driver.start();
     }
     Optional<Decision> decided = Optional.empty();
-    while (true) {
+    while (!(next instanceof ScalerAction.Stop)) {
       Duration wait = Duration.between(clock.instant(), next.at());
       if (!wait.isNegative() && !wait.isZero()) {
         sleeper.sleep(wait);
@@ -87,19 +87,31 @@ public final class ControlLoop {
       decided = decided.or(driver::takeDecision);
       // Over once a new window starts: the decision, and its rescale if it asked for one, done.
       if (decided.isPresent() && next instanceof ScalerAction.Sample) {
-        return decided.get();
+        return decided;
       }
     }
+    return decided;
+  }
+
+  /** Why the loop is over: the job is gone or ended; empty while it runs. */
+  public Optional<String> ended() {
+    return next instanceof ScalerAction.Stop stop ? Optional.of(stop.why()) : Optional.empty();
   }
 
   /**
-   * Steps until {@code keepGoing} says stop or {@code maxDecisions} were made. Transient failures
-   * (Flink unreachable, no clean window in time) are reported and retried after a window's time; a
-   * job that is gone ends the loop with its exception.
+   * Steps until {@code keepGoing} says stop, {@code maxDecisions} were made, or the job ends.
+   * Transient failures (Flink unreachable, no clean window in time) are reported and retried after
+   * a window's time.
+   *
+   * @return why the job ended, if that is what ended the run
    */
-  public void run(BooleanSupplier keepGoing, long maxDecisions) throws InterruptedException {
+  public Optional<String> run(BooleanSupplier keepGoing, long maxDecisions)
+      throws InterruptedException {
     for (long decisions = 0; keepGoing.getAsBoolean() && decisions < maxDecisions; decisions++) {
-      step();
+      if (step().isEmpty()) {
+        return ended();
+      }
     }
+    return Optional.empty();
   }
 }

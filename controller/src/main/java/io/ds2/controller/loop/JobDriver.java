@@ -1,6 +1,5 @@
 package io.ds2.controller.loop;
 
-import io.ds2.flink.FlinkRestException;
 import io.ds2.model.policy.Decision;
 import io.ds2.model.policy.SlotCapacity;
 import io.ds2.model.scaler.Actuator;
@@ -10,13 +9,13 @@ import io.ds2.model.scaler.MetricSource;
 import io.ds2.model.scaler.ScalerAction;
 import io.ds2.model.scaler.ScalerEvent;
 import io.ds2.model.scaler.ScalerInput;
+import io.ds2.model.scaler.SourceFailure;
 import io.ds2.model.scaler.StateStore;
 import io.ds2.model.scaler.Step;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Carries out one job's scaler actions against its ends: polls through the metric source, rescales
@@ -25,10 +24,6 @@ import java.util.Set;
  * blocking CLI loop ({@link ControlLoop}) and the operator's shared scheduler both drive it.
  */
 public final class JobDriver {
-  // Failures after which the job is gone: the loop ends (the CLI) or starts over (the operator).
-  private static final Set<FlinkRestException.Kind> JOB_GONE =
-      Set.of(FlinkRestException.Kind.JOB_NOT_FOUND, FlinkRestException.Kind.JOB_NOT_RUNNING);
-
   private final MetricSource source;
   private final JobScaler scaler;
   private final Actuator actuator;
@@ -77,12 +72,12 @@ public final class JobDriver {
   /**
    * Does {@code action} now, hands the result to the core, reports what happened.
    *
-   * @return the next action
-   * @throws FlinkRestException JOB_NOT_FOUND or JOB_NOT_RUNNING if the job is gone or ended
+   * @return the next action; {@link ScalerAction.Stop} once the job is gone or ended (the loop ends
+   *     in the CLI, starts over in the operator), and again if advanced past it
    */
   public ScalerAction advance(ScalerAction action) {
     if (action instanceof ScalerAction.Stop stop) {
-      throw new FlinkRestException(FlinkRestException.Kind.JOB_NOT_RUNNING, stop.why());
+      return stop;
     }
     if (action instanceof ScalerAction.Sample s) {
       Optional<ScalerAction> later = settle(s);
@@ -120,7 +115,7 @@ public final class JobDriver {
         topologyRead = true;
       }
       wait = source.settle();
-    } catch (FlinkRestException e) {
+    } catch (SourceFailure e) {
       return Optional.empty();
     }
     return wait.isZero()
@@ -139,11 +134,10 @@ public final class JobDriver {
         }
         topologyRead = false;
         return new ScalerInput.Sampled(topology.graph(), source.sample(topology.graph()), capacity);
-      } catch (FlinkRestException e) {
-        if (JOB_GONE.contains(e.kind())) {
-          throw e;
-        }
-        return new ScalerInput.SampleFailed(e.getMessage());
+      } catch (SourceFailure e) {
+        return e.jobGone()
+            ? new ScalerInput.JobGone(e.getMessage())
+            : new ScalerInput.SampleFailed(e.getMessage());
       }
     }
     return Rescales.perform(actuator, action);

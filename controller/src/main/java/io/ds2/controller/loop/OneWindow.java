@@ -1,6 +1,5 @@
 package io.ds2.controller.loop;
 
-import io.ds2.flink.FlinkRestException;
 import io.ds2.flink.Sleeper;
 import io.ds2.model.estimate.DemandScenario;
 import io.ds2.model.estimate.Estimate;
@@ -8,11 +7,16 @@ import io.ds2.model.options.Ds2Options;
 import io.ds2.model.policy.Decision;
 import io.ds2.model.policy.ScalingPolicy;
 import io.ds2.model.scaler.Actuator;
-import io.ds2.model.scaler.JobTopology;
+import io.ds2.model.scaler.JobScaler;
 import io.ds2.model.scaler.MetricSource;
 import io.ds2.model.scaler.Mode;
+import io.ds2.model.scaler.ScalerAction;
 import io.ds2.model.scaler.ScalerEvent;
+import io.ds2.model.scaler.StateStore;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The loop's own pipeline for a single window ({@code recommend}, calibration): observed and
@@ -21,42 +25,58 @@ import java.time.Clock;
 public final class OneWindow {
   private OneWindow() {}
 
-  /**
-   * @param progress told how the window fills
-   * @throws FlinkRestException METRICS_UNAVAILABLE if no clean window forms in time or polling
-   *     fails; JOB_NOT_RUNNING if the job ends
-   */
-  public static Estimate estimate(
-      MetricSource source, Ds2Options options, DemandScenario demand, EventSink progress)
-      throws InterruptedException {
-    ControlLoop loop =
-        new ControlLoop(
-            source,
-            new ScalingPolicy(options),
-            Actuator.unsupported("a single window never rescales"),
-            Mode.DRY_RUN,
-            demand,
-            EventSink.all(progress, FAIL_ON_PROBLEM),
-            Sleeper.SYSTEM,
-            Clock.systemUTC());
-    return loop.step().estimate();
+  /** What one window came to. */
+  public sealed interface Result {
+    /** The window's estimate. */
+    record Estimated(Estimate estimate) implements Result {}
+
+    /**
+     * No estimate: no clean window formed in time, polling failed, or the job ended; {@code why} is
+     * one line.
+     */
+    record NoWindow(String why) implements Result {}
   }
 
-  private static final EventSink FAIL_ON_PROBLEM =
-      new EventSink() {
-        private void decided(JobTopology topology, Decision decision, Mode mode) {}
-
-        private void problem(ScalerEvent.Problem p) {
-          throw new FlinkRestException(FlinkRestException.Kind.METRICS_UNAVAILABLE, p.message());
-        }
-
-        @Override
-        public void on(JobTopology topology, ScalerEvent event) {
-          if (event instanceof ScalerEvent.Decided d) {
-            decided(topology, d.decision(), d.mode());
-          } else if (event instanceof ScalerEvent.Problem p) {
-            problem(p);
+  /**
+   * @param progress told how the window fills
+   */
+  public static Result estimate(
+      MetricSource source, Ds2Options options, DemandScenario demand, EventSink progress)
+      throws InterruptedException {
+    AtomicReference<String> problem = new AtomicReference<>();
+    EventSink firstProblem =
+        (topology, event) -> {
+          if (event instanceof ScalerEvent.Problem p) {
+            problem.compareAndSet(null, p.message());
           }
-        }
-      };
+        };
+    Actuator never = Actuator.unsupported("a single window never rescales");
+    Clock clock = Clock.systemUTC();
+    JobDriver driver =
+        new JobDriver(
+            source,
+            new JobScaler(new ScalingPolicy(options), demand, Mode.DRY_RUN, never.pollInterval()),
+            never,
+            StateStore.inMemory(),
+            EventSink.all(progress, firstProblem),
+            clock);
+    ScalerAction next = driver.start();
+    while (true) {
+      Duration wait = Duration.between(clock.instant(), next.at());
+      if (!wait.isNegative() && !wait.isZero()) {
+        Sleeper.SYSTEM.sleep(wait);
+      }
+      next = driver.advance(next);
+      Optional<Decision> decided = driver.takeDecision();
+      if (decided.isPresent()) {
+        return new Result.Estimated(decided.get().estimate());
+      }
+      if (problem.get() != null) {
+        return new Result.NoWindow(problem.get());
+      }
+      if (next instanceof ScalerAction.Stop stop) {
+        return new Result.NoWindow(stop.why());
+      }
+    }
+  }
 }

@@ -2,9 +2,9 @@ package io.ds2.controller.recording;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ds2.flink.FlinkRestClient;
-import io.ds2.flink.FlinkRestException;
 import io.ds2.model.scaler.JobTopology;
 import io.ds2.model.scaler.MetricSource;
+import io.ds2.model.scaler.SourceFailure;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -98,7 +98,7 @@ public final class LiveRecording implements AutoCloseable {
       return Optional.ofNullable(client.get("/config", ObjectNode.class).get("flink-version"))
           .filter(v -> v.isTextual())
           .map(v -> v.asText());
-    } catch (FlinkRestException e) {
+    } catch (SourceFailure e) {
       return Optional.empty();
     }
   }

@@ -50,7 +50,7 @@ class ClosedLoopTest {
     int held = 0;
     Instant settledAt = null;
     for (int step = 0; step < maxSteps && held < holds; step++) {
-      Decision d = loop.step();
+      Decision d = loop.step().orElseThrow();
       if (d.action() instanceof Action.Rescale) {
         rescales++;
         held = 0;

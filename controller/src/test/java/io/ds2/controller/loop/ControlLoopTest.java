@@ -62,7 +62,7 @@ class ControlLoopTest {
   void fromParallelismOneItRescalesOnceToWhatIsNeededThenHolds() throws Exception {
     FakeJob job = job().restartTakes(Duration.ofSeconds(2));
     ControlLoop loop = loop(job, job);
-    Decision first = loop.step();
+    Decision first = loop.step().orElseThrow();
     assertEquals(
         Map.of("s", 1, "p", 4, "k", 3),
         assertInstanceOf(Action.Rescale.class, first.action()).parallelism());
@@ -74,7 +74,7 @@ class ControlLoopTest {
             && applied.downtime().compareTo(Duration.ofMillis(2250)) <= 0,
         applied.toString());
     for (int i = 0; i < 3; i++) {
-      Decision d = loop.step();
+      Decision d = loop.step().orElseThrow();
       assertEquals(
           ReasonCode.NO_CHANGE, assertInstanceOf(Action.Hold.class, d.action()).reason().code());
     }
@@ -87,11 +87,11 @@ class ControlLoopTest {
     // driver hands the wait back to its caller (here the loop's sleep; the operator's scheduler).
     FakeJob job = job().metricsSettleIn(Duration.ofSeconds(1)).restartTakes(Duration.ofSeconds(2));
     ControlLoop loop = loop(job, job);
-    Decision first = loop.step();
+    Decision first = loop.step().orElseThrow();
     assertEquals(
         Map.of("s", 1, "p", 4, "k", 3),
         assertInstanceOf(Action.Rescale.class, first.action()).parallelism());
-    Decision next = loop.step();
+    Decision next = loop.step().orElseThrow();
     assertEquals(
         ReasonCode.NO_CHANGE, assertInstanceOf(Action.Hold.class, next.action()).reason().code());
     assertTrue(job.settles() >= 10, "every poll settled first: " + job.settles());
@@ -102,13 +102,13 @@ class ControlLoopTest {
   void aRescaleThatNeverShowsIsAbandonedAtTheTimeoutAndBackedOffFrom() throws Exception {
     FakeJob job = job().neverApplies();
     ControlLoop loop = loop(job, job, "rescale-timeout", "5s", "rescale-backoff", "10m");
-    assertInstanceOf(Action.Rescale.class, loop.step().action());
+    assertInstanceOf(Action.Rescale.class, loop.step().orElseThrow().action());
     RescaleOutcome.NotApplied unmet =
         assertInstanceOf(RescaleOutcome.NotApplied.class, events.rescales.get(0));
     assertEquals(RescaleOutcome.Cause.TIMED_OUT, unmet.cause());
     assertTrue(unmet.message().contains("after 5 s still runs"), unmet.message());
     for (int i = 0; i < 3; i++) {
-      Decision d = loop.step();
+      Decision d = loop.step().orElseThrow();
       assertEquals(ReasonCode.BACKING_OFF, ((Action.Hold) d.action()).reason().code());
     }
     assertEquals(1, job.requests(), "one attempt, no storm");
@@ -148,7 +148,7 @@ class ControlLoopTest {
           }
         };
     ControlLoop loop = loop(job, resumed);
-    Decision d = loop.step();
+    Decision d = loop.step().orElseThrow();
     assertInstanceOf(RescaleOutcome.Applied.class, events.rescales.get(0));
     assertEquals(ReasonCode.NO_CHANGE, ((Action.Hold) d.action()).reason().code());
     assertEquals(1, job.requests(), "seen through, not requested twice");

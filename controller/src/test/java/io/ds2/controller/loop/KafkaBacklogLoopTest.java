@@ -89,7 +89,7 @@ class KafkaBacklogLoopTest {
         ControlLoop loop = flink.loop(options, Mode.ACT, events);
         Decision rescale = null;
         for (int step = 0; step < 8 && rescale == null; step++) {
-          Decision d = loop.step();
+          Decision d = loop.step().orElseThrow();
           rescale = d.action() instanceof Action.Rescale ? d : null;
         }
         assertNotNull(rescale, "no rescale in 8 decisions: " + events.decisions);

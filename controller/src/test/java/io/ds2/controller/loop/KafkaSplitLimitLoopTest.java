@@ -70,7 +70,7 @@ class KafkaSplitLimitLoopTest {
         ControlLoop loop = flink.loop(options, Mode.ACT, events);
         Decision rescale = null;
         for (int step = 0; step < 8 && rescale == null; step++) {
-          Decision d = loop.step();
+          Decision d = loop.step().orElseThrow();
           rescale = d.action() instanceof Action.Rescale ? d : null;
         }
         assertNotNull(rescale, "no rescale in 8 decisions: " + events.decisions);
@@ -83,7 +83,7 @@ class KafkaSplitLimitLoopTest {
         // At 4 it still cannot keep up, and ds2 asks for nothing more, saying why.
         int after = 0;
         for (int step = 0; step < 8 && after < 2; step++) {
-          Decision d = loop.step();
+          Decision d = loop.step().orElseThrow();
           VertexDecision v = target(d, vertex);
           if (v.current() == PARTITIONS) {
             after++;

@@ -33,7 +33,7 @@ class SubLinearLoopTest {
       List<Integer> work = new ArrayList<>();
       int holds = 0;
       for (int step = 0; step < 8 && holds < 2; step++) {
-        Decision d = loop.step();
+        Decision d = loop.step().orElseThrow();
         VertexDecision w =
             d.vertices().stream().filter(v -> v.name().equals(WORK)).findFirst().orElseThrow();
         work.add(w.current());

@@ -52,8 +52,13 @@ public final class Calibration {
         JobSampler sampler =
             new JobSampler(rest, client.getJobID().toHexString(), Clock.systemUTC());
         JobTopology topology = awaitTopology(sampler);
-        ObservationWindow w =
-            OneWindow.estimate(sampler, o, DemandScenario.measured(), (t, e) -> {}).window();
+        OneWindow.Result result =
+            OneWindow.estimate(sampler, o, DemandScenario.measured(), (t, e) -> {});
+        if (!(result instanceof OneWindow.Result.Estimated estimated)) {
+          throw new IllegalStateException(
+              "calibration: no window: " + ((OneWindow.Result.NoWindow) result).why());
+        }
+        ObservationWindow w = estimated.estimate().window();
         Vertex work =
             topology.graph().topologicalOrder().stream()
                 .filter(v -> v.name().equals("Work"))
@@ -79,7 +84,7 @@ public final class Calibration {
         if (sampler.runningParallelism().isPresent()) {
           return sampler.topology();
         }
-      } catch (io.ds2.flink.FlinkRestException e) {
+      } catch (io.ds2.model.scaler.SourceFailure e) {
         if (i > 300) {
           throw e;
         }

@@ -3,11 +3,11 @@ package io.ds2.experiments.bench;
 import io.ds2.controller.recording.LiveRecording;
 import io.ds2.controller.recording.Recorded;
 import io.ds2.flink.FlinkRestClient;
-import io.ds2.flink.FlinkRestException;
 import io.ds2.flink.JobSampler;
 import io.ds2.flink.RestRescaler;
 import io.ds2.model.scaler.JobTopology;
 import io.ds2.model.scaler.MetricSource;
+import io.ds2.model.scaler.SourceFailure;
 import io.ds2.workloads.LocalFlinkCluster;
 import io.ds2.workloads.source.RateControl;
 import java.io.IOException;
@@ -163,7 +163,7 @@ public final class ScenarioRun {
     while (!Thread.currentThread().isInterrupted()) {
       try {
         source.sample(topology.graph());
-      } catch (FlinkRestException e) {
+      } catch (SourceFailure e) {
         // A poll during a rescale may fail; the next one records the new state.
       }
       long behind = kafka == null ? 0 : kafka.behind();
@@ -190,7 +190,7 @@ public final class ScenarioRun {
         if (sampler.runningParallelism().isPresent()) {
           return sampler.topology();
         }
-      } catch (FlinkRestException e) {
+      } catch (SourceFailure e) {
         if (Instant.now().isAfter(deadline)) {
           throw e;
         }

@@ -108,6 +108,9 @@ public final class JobScaler {
     if (input instanceof ScalerInput.SampleFailed f) {
       return retryLater(Problem.Kind.SAMPLING_FAILED, f.message(), now);
     }
+    if (input instanceof ScalerInput.JobGone g) {
+      return new Step(List.of(), new ScalerAction.Stop(now, g.why()), false);
+    }
     if (rescale == null) {
       throw new IllegalStateException("no rescale in flight for " + input);
     }

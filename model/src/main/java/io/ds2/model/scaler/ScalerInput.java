@@ -16,8 +16,11 @@ public sealed interface ScalerInput {
     }
   }
 
-  /** The poll failed in a way that may pass (the driver ends the loop on one that will not). */
+  /** The poll failed in a way that may pass. */
   record SampleFailed(String message) implements ScalerInput {}
+
+  /** The job is gone or no longer runs ({@link SourceFailure#jobGone()}): its loop is over. */
+  record JobGone(String why) implements ScalerInput {}
 
   /** The answer to {@link ScalerAction.Request}. */
   record Answered(RequestResult result) implements ScalerInput {}

@@ -80,6 +80,15 @@ class JobScalerTest {
   }
 
   @Test
+  void aJobGoneFromItsSourceStopsTheLoopSayingWhy() {
+    scaler.start(now);
+    poll();
+    Step s = scaler.step(new ScalerInput.JobGone("no job abc at http://flink:8081"), now);
+    assertTrue(s.events().isEmpty(), "an end is an outcome, not a problem to report");
+    assertEquals(new ScalerAction.Stop(now, "no job abc at http://flink:8081"), s.next());
+  }
+
+  @Test
   void aClusterThatCannotRescaleTurnsTheLoopIntoAnAdvisor() {
     scaler.start(now);
     Step s = poll();
