@@ -1,21 +1,21 @@
 package io.ds2.demo;
 
-import io.ds2.controller.cli.DurationFlag;
-import io.ds2.controller.cli.ExitCodes;
-import io.ds2.controller.cli.GracefulStop;
-import io.ds2.controller.cli.OutputFormat;
-import io.ds2.controller.cli.RecordOption;
-import io.ds2.controller.cli.ScalingFlags;
-import io.ds2.controller.loop.ControlLoop;
-import io.ds2.controller.loop.EventSink;
-import io.ds2.controller.loop.RestLoops;
-import io.ds2.controller.recording.LiveRecording;
+import io.ds2.cli.OutputFormat;
+import io.ds2.cli.RecordOption;
+import io.ds2.commandline.DurationFlag;
+import io.ds2.commandline.ExitCodes;
+import io.ds2.commandline.GracefulStop;
+import io.ds2.commandline.ScalingFlags;
+import io.ds2.core.options.Ds2Options;
+import io.ds2.core.scaler.JobTopology;
+import io.ds2.core.scaler.Mode;
+import io.ds2.core.scaler.SourceFailure;
 import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.JobSampler;
-import io.ds2.model.options.Ds2Options;
-import io.ds2.model.scaler.JobTopology;
-import io.ds2.model.scaler.Mode;
-import io.ds2.model.scaler.SourceFailure;
+import io.ds2.loop.ControlLoop;
+import io.ds2.loop.EventSink;
+import io.ds2.loop.RestLoops;
+import io.ds2.recording.LiveRecording;
 import io.ds2.workloads.JobSpec;
 import io.ds2.workloads.LocalFlinkCluster;
 import io.ds2.workloads.SampleJobs;
@@ -175,7 +175,7 @@ public final class DemoCommand implements Callable<Integer>, ScalingFlags.Taker 
               recording == null ? sampler : recording.source(),
               options,
               Mode.ACT,
-              io.ds2.model.estimate.DemandScenario.measured().withSourceSplits(sourceSplits),
+              io.ds2.core.estimate.DemandScenario.measured().withSourceSplits(sourceSplits),
               recording == null ? run : EventSink.all(run, recording.listener()));
       return script(loop, run, end, stop, say);
     }

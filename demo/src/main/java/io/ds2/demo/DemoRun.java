@@ -1,15 +1,15 @@
 package io.ds2.demo;
 
-import io.ds2.controller.loop.EventSink;
-import io.ds2.controller.render.DecisionJson;
-import io.ds2.controller.render.DecisionSummary;
-import io.ds2.model.estimate.ReasonCode;
-import io.ds2.model.policy.Action;
-import io.ds2.model.policy.Decision;
-import io.ds2.model.scaler.JobTopology;
-import io.ds2.model.scaler.Mode;
-import io.ds2.model.scaler.RescaleOutcome;
-import io.ds2.model.scaler.ScalerEvent;
+import io.ds2.core.estimate.ReasonCode;
+import io.ds2.core.policy.Action;
+import io.ds2.core.policy.Decision;
+import io.ds2.core.scaler.JobTopology;
+import io.ds2.core.scaler.Mode;
+import io.ds2.core.scaler.RescaleOutcome;
+import io.ds2.core.scaler.ScalerEvent;
+import io.ds2.loop.EventSink;
+import io.ds2.render.DecisionJson;
+import io.ds2.render.DecisionSummary;
 import io.ds2.workloads.JobSpec;
 import java.io.PrintWriter;
 import java.time.Clock;

@@ -1,9 +1,9 @@
 package io.ds2.demo;
 
-import io.ds2.controller.render.TextTable;
-import io.ds2.model.policy.Decision;
-import io.ds2.model.policy.VertexDecision;
-import io.ds2.model.window.VertexObservation;
+import io.ds2.core.policy.Decision;
+import io.ds2.core.policy.VertexDecision;
+import io.ds2.core.window.VertexObservation;
+import io.ds2.render.TextTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

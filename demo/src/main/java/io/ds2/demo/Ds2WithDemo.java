@@ -1,6 +1,6 @@
 package io.ds2.demo;
 
-import io.ds2.controller.cli.Ds2Cli;
+import io.ds2.cli.Ds2Cli;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.ds2.controller.cli.ExitCodes;
+import io.ds2.commandline.ExitCodes;
 import org.junit.jupiter.api.Test;
 
 /**

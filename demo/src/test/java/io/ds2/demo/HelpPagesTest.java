@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ds2.controller.cli.ExitCodes;
-import io.ds2.model.options.Ds2Options;
-import io.ds2.model.options.OptionSpec;
+import io.ds2.commandline.ExitCodes;
+import io.ds2.core.options.Ds2Options;
+import io.ds2.core.options.OptionSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

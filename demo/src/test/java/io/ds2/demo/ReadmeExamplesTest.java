@@ -3,7 +3,7 @@ package io.ds2.demo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ds2.controller.cli.ExitCodes;
+import io.ds2.commandline.ExitCodes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,16 +1,16 @@
 package io.ds2.testkit;
 
-import io.ds2.model.graph.Edge;
-import io.ds2.model.graph.JobGraph;
-import io.ds2.model.graph.Vertex;
-import io.ds2.model.scaler.Actuator;
-import io.ds2.model.scaler.JobTopology;
-import io.ds2.model.scaler.MetricSource;
-import io.ds2.model.scaler.RequestResult;
-import io.ds2.model.scaler.RescaleStatus;
-import io.ds2.model.window.JobSample;
-import io.ds2.model.window.SubtaskSample;
-import io.ds2.model.window.VertexSample;
+import io.ds2.core.graph.Edge;
+import io.ds2.core.graph.JobGraph;
+import io.ds2.core.graph.Vertex;
+import io.ds2.core.scaler.Actuator;
+import io.ds2.core.scaler.JobTopology;
+import io.ds2.core.scaler.MetricSource;
+import io.ds2.core.scaler.RequestResult;
+import io.ds2.core.scaler.RescaleStatus;
+import io.ds2.core.window.JobSample;
+import io.ds2.core.window.SubtaskSample;
+import io.ds2.core.window.VertexSample;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,7 +1,7 @@
 package io.ds2.experiments.bench;
 
-import io.ds2.controller.recording.RecordingWriter;
 import io.ds2.flink.FlinkRestClient;
+import io.ds2.recording.RecordingWriter;
 import java.time.Clock;
 import java.util.Map;
 

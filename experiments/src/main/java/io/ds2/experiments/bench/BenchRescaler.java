@@ -1,20 +1,20 @@
 package io.ds2.experiments.bench;
 
-import io.ds2.controller.loop.EventSink;
-import io.ds2.controller.loop.Rescales;
-import io.ds2.controller.recording.Recorded;
-import io.ds2.controller.recording.RecordingWriter;
-import io.ds2.controller.render.DecisionSummary;
+import io.ds2.core.policy.Decision;
+import io.ds2.core.scaler.Actuator;
+import io.ds2.core.scaler.JobTopology;
+import io.ds2.core.scaler.Mode;
+import io.ds2.core.scaler.RequestResult;
+import io.ds2.core.scaler.RescaleOutcome;
+import io.ds2.core.scaler.RescaleStatus;
+import io.ds2.core.scaler.ScalerEvent;
 import io.ds2.flink.RestRescaler;
 import io.ds2.flink.Sleeper;
-import io.ds2.model.policy.Decision;
-import io.ds2.model.scaler.Actuator;
-import io.ds2.model.scaler.JobTopology;
-import io.ds2.model.scaler.Mode;
-import io.ds2.model.scaler.RequestResult;
-import io.ds2.model.scaler.RescaleOutcome;
-import io.ds2.model.scaler.RescaleStatus;
-import io.ds2.model.scaler.ScalerEvent;
+import io.ds2.loop.EventSink;
+import io.ds2.loop.Rescales;
+import io.ds2.recording.Recorded;
+import io.ds2.recording.RecordingWriter;
+import io.ds2.render.DecisionSummary;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -62,7 +62,7 @@ public final class BenchRescaler {
       }
 
       @Override
-      public io.ds2.model.policy.SlotCapacity capacity() {
+      public io.ds2.core.policy.SlotCapacity capacity() {
         return rest.capacity();
       }
     };

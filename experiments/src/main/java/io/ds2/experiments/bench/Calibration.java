@@ -1,14 +1,14 @@
 package io.ds2.experiments.bench;
 
-import io.ds2.controller.loop.OneWindow;
+import io.ds2.core.estimate.DemandScenario;
+import io.ds2.core.graph.Vertex;
+import io.ds2.core.options.Ds2Options;
+import io.ds2.core.scaler.JobTopology;
+import io.ds2.core.window.ObservationWindow;
+import io.ds2.core.window.VertexObservation;
 import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.JobSampler;
-import io.ds2.model.estimate.DemandScenario;
-import io.ds2.model.graph.Vertex;
-import io.ds2.model.options.Ds2Options;
-import io.ds2.model.scaler.JobTopology;
-import io.ds2.model.window.ObservationWindow;
-import io.ds2.model.window.VertexObservation;
+import io.ds2.loop.OneWindow;
 import io.ds2.workloads.JobSpec;
 import io.ds2.workloads.JobSpec.OperatorSpec;
 import io.ds2.workloads.JobSpec.SourceSpec;
@@ -84,7 +84,7 @@ public final class Calibration {
         if (sampler.runningParallelism().isPresent()) {
           return sampler.topology();
         }
-      } catch (io.ds2.model.scaler.SourceFailure e) {
+      } catch (io.ds2.core.scaler.SourceFailure e) {
         if (i > 300) {
           throw e;
         }

@@ -1,9 +1,9 @@
 package io.ds2.experiments.bench;
 
-import io.ds2.model.window.JobSample;
-import io.ds2.model.window.SubtaskSample;
-import io.ds2.model.window.SubtaskSample.Counter;
-import io.ds2.model.window.VertexSample;
+import io.ds2.core.window.JobSample;
+import io.ds2.core.window.SubtaskSample;
+import io.ds2.core.window.SubtaskSample.Counter;
+import io.ds2.core.window.VertexSample;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;

@@ -1,8 +1,8 @@
 package io.ds2.experiments.bench;
 
-import io.ds2.controller.recording.Recorded;
-import io.ds2.controller.recording.RecordingReader;
-import io.ds2.model.window.VertexSample;
+import io.ds2.core.window.VertexSample;
+import io.ds2.recording.Recorded;
+import io.ds2.recording.RecordingReader;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;

@@ -1,13 +1,13 @@
 package io.ds2.experiments.bench;
 
-import io.ds2.controller.recording.LiveRecording;
-import io.ds2.controller.recording.Recorded;
+import io.ds2.core.scaler.JobTopology;
+import io.ds2.core.scaler.MetricSource;
+import io.ds2.core.scaler.SourceFailure;
 import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.JobSampler;
 import io.ds2.flink.RestRescaler;
-import io.ds2.model.scaler.JobTopology;
-import io.ds2.model.scaler.MetricSource;
-import io.ds2.model.scaler.SourceFailure;
+import io.ds2.recording.LiveRecording;
+import io.ds2.recording.Recorded;
 import io.ds2.workloads.LocalFlinkCluster;
 import io.ds2.workloads.source.RateControl;
 import java.io.IOException;

@@ -1,10 +1,10 @@
 package io.ds2.experiments.bench;
 
-import io.ds2.model.estimate.Estimate;
-import io.ds2.model.graph.JobGraph;
-import io.ds2.model.options.Ds2Options;
-import io.ds2.model.policy.Decision;
-import io.ds2.model.policy.DecisionPolicy;
+import io.ds2.core.estimate.Estimate;
+import io.ds2.core.graph.JobGraph;
+import io.ds2.core.options.Ds2Options;
+import io.ds2.core.policy.Decision;
+import io.ds2.core.policy.DecisionPolicy;
 import java.time.Instant;
 
 /** A policy whose every decision is timed. */

@@ -1,10 +1,10 @@
 package io.ds2.experiments.replay;
 
-import io.ds2.controller.recording.RecordingReader;
-import io.ds2.controller.whatif.WhatIf;
-import io.ds2.controller.whatif.WhatIfSummary;
-import io.ds2.model.estimate.DemandScenario;
-import io.ds2.model.options.Ds2Options;
+import io.ds2.core.estimate.DemandScenario;
+import io.ds2.core.options.Ds2Options;
+import io.ds2.recording.RecordingReader;
+import io.ds2.whatif.WhatIf;
+import io.ds2.whatif.WhatIfSummary;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;

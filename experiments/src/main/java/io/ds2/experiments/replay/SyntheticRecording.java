@@ -1,16 +1,16 @@
 package io.ds2.experiments.replay;
 
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import io.ds2.controller.recording.Recorded;
-import io.ds2.controller.recording.RecordingFormat;
-import io.ds2.controller.recording.RecordingWriter;
-import io.ds2.model.graph.Edge;
-import io.ds2.model.graph.JobGraph;
-import io.ds2.model.graph.Vertex;
-import io.ds2.model.scaler.JobTopology;
-import io.ds2.model.window.JobSample;
-import io.ds2.model.window.SubtaskSample;
-import io.ds2.model.window.VertexSample;
+import io.ds2.core.graph.Edge;
+import io.ds2.core.graph.JobGraph;
+import io.ds2.core.graph.Vertex;
+import io.ds2.core.scaler.JobTopology;
+import io.ds2.core.window.JobSample;
+import io.ds2.core.window.SubtaskSample;
+import io.ds2.core.window.VertexSample;
+import io.ds2.recording.Recorded;
+import io.ds2.recording.RecordingFormat;
+import io.ds2.recording.RecordingWriter;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,10 +1,10 @@
 package io.ds2.experiments.scale;
 
-import io.ds2.controller.k8s.Ds2Operator;
-import io.ds2.controller.k8s.EventRecorder;
-import io.ds2.controller.k8s.FlinkKinds;
-import io.ds2.controller.k8s.OperatorMetrics;
-import io.ds2.model.options.Ds2Options;
+import io.ds2.core.options.Ds2Options;
+import io.ds2.operator.Ds2Operator;
+import io.ds2.operator.EventRecorder;
+import io.ds2.operator.FlinkKinds;
+import io.ds2.operator.OperatorMetrics;
 import io.ds2.testkit.FluidJob;
 import io.ds2.testkit.SimulatedFlink;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -101,7 +101,7 @@ final class Fleet implements AutoCloseable {
     operator =
         new Ds2Operator(client, List.of(NS), Ds2Options.defaults(), events, metrics)
             .withEndpoints(
-                new io.ds2.controller.k8s.FlinkEndpoints(
+                new io.ds2.operator.FlinkEndpoints(
                     List.of(flink.url()), java.util.Optional.empty()));
     standIn = new StandInOperator(client, NS, jobs::get);
     for (int i = 0; i < n; i++) {

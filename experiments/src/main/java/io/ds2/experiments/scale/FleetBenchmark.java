@@ -1,7 +1,7 @@
 package io.ds2.experiments.scale;
 
-import io.ds2.controller.k8s.OperatorMetrics;
-import io.ds2.model.options.Ds2Options;
+import io.ds2.core.options.Ds2Options;
+import io.ds2.operator.OperatorMetrics;
 import io.ds2.testkit.FluidJob;
 import io.ds2.testkit.SimulatedFlink;
 import java.lang.management.ManagementFactory;

@@ -1,7 +1,7 @@
 package io.ds2.experiments.scale;
 
-import io.ds2.controller.k8s.FlinkKinds;
 import io.ds2.experiments.scale.SoakCluster.Role;
+import io.ds2.operator.FlinkKinds;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.ds2.experiments.scale;
 
-import io.ds2.model.options.Ds2Options;
+import io.ds2.core.options.Ds2Options;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;

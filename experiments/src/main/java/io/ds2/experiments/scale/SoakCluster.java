@@ -1,16 +1,16 @@
 package io.ds2.experiments.scale;
 
-import io.ds2.controller.k8s.ChartRbac;
-import io.ds2.controller.k8s.Ds2Operator;
-import io.ds2.controller.k8s.EventRecorder;
-import io.ds2.controller.k8s.FlinkEndpoints;
-import io.ds2.controller.k8s.FlinkKinds;
-import io.ds2.controller.k8s.LeaderElectedOperator;
-import io.ds2.controller.k8s.OperatorMetrics;
-import io.ds2.controller.k8s.RealKubernetes;
-import io.ds2.controller.k8s.StandInFlinkOperator;
+import io.ds2.core.options.Ds2Options;
 import io.ds2.flink.FlinkRestClient;
-import io.ds2.model.options.Ds2Options;
+import io.ds2.operator.ChartRbac;
+import io.ds2.operator.Ds2Operator;
+import io.ds2.operator.EventRecorder;
+import io.ds2.operator.FlinkEndpoints;
+import io.ds2.operator.FlinkKinds;
+import io.ds2.operator.LeaderElectedOperator;
+import io.ds2.operator.OperatorMetrics;
+import io.ds2.operator.RealKubernetes;
+import io.ds2.operator.StandInFlinkOperator;
 import io.ds2.testkit.FluidJob;
 import io.ds2.testkit.SimulatedFlink;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;

@@ -2,7 +2,7 @@ package io.ds2.experiments.scale;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.ds2.controller.k8s.FlinkKinds;
+import io.ds2.operator.FlinkKinds;
 import io.ds2.testkit.FluidJob;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;

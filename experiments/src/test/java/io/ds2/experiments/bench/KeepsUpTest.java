@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ds2.model.window.JobSample;
-import io.ds2.model.window.SubtaskSample;
-import io.ds2.model.window.VertexSample;
+import io.ds2.core.window.JobSample;
+import io.ds2.core.window.SubtaskSample;
+import io.ds2.core.window.VertexSample;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -3,9 +3,9 @@ package io.ds2.experiments.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.ds2.model.window.JobSample;
-import io.ds2.model.window.SubtaskSample;
-import io.ds2.model.window.VertexSample;
+import io.ds2.core.window.JobSample;
+import io.ds2.core.window.SubtaskSample;
+import io.ds2.core.window.VertexSample;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.ds2.experiments.bench.controllers;
 
+import io.ds2.core.options.Ds2Options;
+import io.ds2.core.policy.ScalingPolicy;
 import io.ds2.experiments.bench.BenchController;
-import io.ds2.model.options.Ds2Options;
-import io.ds2.model.policy.ScalingPolicy;
 import java.util.List;
 import java.util.Map;
 

@@ -1,16 +1,16 @@
 package io.ds2.experiments.bench.controllers;
 
-import io.ds2.model.estimate.Estimate;
-import io.ds2.model.estimate.KeySpread;
-import io.ds2.model.estimate.Reason;
-import io.ds2.model.estimate.ReasonCode;
-import io.ds2.model.estimate.VertexEstimate;
-import io.ds2.model.graph.JobGraph;
-import io.ds2.model.options.Ds2Options;
-import io.ds2.model.policy.Action;
-import io.ds2.model.policy.Decision;
-import io.ds2.model.policy.DecisionPolicy;
-import io.ds2.model.policy.VertexDecision;
+import io.ds2.core.estimate.Estimate;
+import io.ds2.core.estimate.KeySpread;
+import io.ds2.core.estimate.Reason;
+import io.ds2.core.estimate.ReasonCode;
+import io.ds2.core.estimate.VertexEstimate;
+import io.ds2.core.graph.JobGraph;
+import io.ds2.core.options.Ds2Options;
+import io.ds2.core.policy.Action;
+import io.ds2.core.policy.Decision;
+import io.ds2.core.policy.DecisionPolicy;
+import io.ds2.core.policy.VertexDecision;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

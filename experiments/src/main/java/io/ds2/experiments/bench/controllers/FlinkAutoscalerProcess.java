@@ -2,13 +2,13 @@ package io.ds2.experiments.bench.controllers;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.ds2.controller.loop.Rescales;
+import io.ds2.core.scaler.RescaleOutcome;
 import io.ds2.flink.FlinkRestClient;
 import io.ds2.flink.JobSampler;
 import io.ds2.flink.RestRescaler;
 import io.ds2.flink.Sleeper;
 import io.ds2.flink.dto.JobDetails;
-import io.ds2.model.scaler.RescaleOutcome;
+import io.ds2.loop.Rescales;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

@@ -1,20 +1,20 @@
 package io.ds2.experiments.bench.controllers;
 
-import io.ds2.controller.loop.ControlLoop;
-import io.ds2.controller.loop.EventSink;
-import io.ds2.controller.recording.Recorded;
-import io.ds2.controller.render.DecisionJson;
-import io.ds2.controller.render.DecisionSummary;
+import io.ds2.core.estimate.DemandScenario;
+import io.ds2.core.policy.Decision;
+import io.ds2.core.policy.DecisionPolicy;
+import io.ds2.core.scaler.JobTopology;
+import io.ds2.core.scaler.Mode;
+import io.ds2.core.scaler.ScalerEvent;
 import io.ds2.experiments.bench.BenchController;
 import io.ds2.experiments.bench.TimedPolicy;
 import io.ds2.flink.JobSampler;
 import io.ds2.flink.Sleeper;
-import io.ds2.model.estimate.DemandScenario;
-import io.ds2.model.policy.Decision;
-import io.ds2.model.policy.DecisionPolicy;
-import io.ds2.model.scaler.JobTopology;
-import io.ds2.model.scaler.Mode;
-import io.ds2.model.scaler.ScalerEvent;
+import io.ds2.loop.ControlLoop;
+import io.ds2.loop.EventSink;
+import io.ds2.recording.Recorded;
+import io.ds2.render.DecisionJson;
+import io.ds2.render.DecisionSummary;
 import java.util.function.Supplier;
 
 /**

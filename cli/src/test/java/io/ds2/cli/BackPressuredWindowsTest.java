@@ -1,0 +1,209 @@
+package io.ds2.cli;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ds2.commandline.ExitCodes;
+import io.ds2.core.options.Ds2Options;
+import io.ds2.workloads.JobSpec;
+import io.ds2.workloads.JobSpec.OperatorSpec;
+import io.ds2.workloads.JobSpec.SourceSpec;
+import io.ds2.workloads.LocalFlinkCluster;
+import io.ds2.workloads.source.RateSchedule;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.GZIPInputStream;
+import org.apache.flink.core.execution.JobClient;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The job an autoscaler exists for, at ds2's defaults: Parse is overloaded 2.4x, small network
+ * buffers carry the back-pressure to the source (backlog growing), and Enrich between them is
+ * back-pressured too. Live {@code recommend} gets a clean window within warm-up + window + 2 polls
+ * every time (no busy-time "restart"), and a 230 s {@code record} at its default interval (as long
+ * as the ten recommends take, and at least four 30 s windows after the warm-up) replays at defaults
+ * into windows that recommend what live {@code recommend} did: the oracle.
+ */
+class BackPressuredWindowsTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final double ENRICH_COST_MS = 0.8;
+
+  /**
+   * Events (600/s) -> Enrich (0.8 ms: 0.48 -> 1) -> Parse (4 ms: 2.4 -> 3) -> Sink (0.3 ms: 0.18 ->
+   * 1), all at parallelism 1.
+   */
+  private static final JobSpec SPEC =
+      new JobSpec(
+              "back-pressured",
+              List.of(new SourceSpec("Events", RateSchedule.constant(600), 1)),
+              List.of(
+                  new OperatorSpec("Enrich", List.of("Events"), ENRICH_COST_MS, 1.0, 1, false, 0),
+                  new OperatorSpec("Parse", List.of("Enrich"), 4.0, 1.0, 1, false, 0),
+                  new OperatorSpec("Sink", List.of("Parse"), 0.3, 0.0, 1, false, 0)))
+          .unchained(
+              "back-pressure between vertices is what this test is about: chained, the four"
+                  + " operators would be one task, with nothing to back-pressure");
+
+  private static final int RUNS = 10;
+  private static final int LANES = 2;
+
+  @TempDir Path dir;
+
+  @Test
+  void recommendAndRecordedReplayAgreeWithTheOracleOnABackPressuredJob() throws Exception {
+    Ds2Options defaults = Ds2Options.defaults();
+    Duration deadline =
+        defaults.warmUp().plus(defaults.window()).plus(defaults.sampleInterval().multipliedBy(2));
+    try (LocalFlinkCluster cluster =
+        LocalFlinkCluster.start(4, LocalFlinkCluster.SMALL_NETWORK_BUFFERS)) {
+      JobClient job = cluster.submit(SPEC);
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> job.getJobStatus().get().name().equals("RUNNING"));
+      String url = cluster.restUrl().toString();
+      Path recording = dir.resolve("job.jsonl.gz");
+      CompletableFuture<CliRun> recorded =
+          CompletableFuture.supplyAsync(
+              () ->
+                  CliRun.of(
+                      "record",
+                      "--flink-url",
+                      url,
+                      "--out",
+                      recording.toString(),
+                      "--duration",
+                      "230s"));
+
+      // The second lane starts after the warm-up and off the 2 s poll grid: its windows start at
+      // its own first poll, not at the end of the warm-up like the first lane's, so the two never
+      // read the same metric refreshes.
+      List<CompletableFuture<List<Run>>> lanes = new ArrayList<>();
+      for (int lane = 0; lane < LANES; lane++) {
+        long delay = lane * (defaults.warmUp().toSeconds() + 7);
+        lanes.add(
+            CompletableFuture.supplyAsync(
+                () -> recommendRuns(url, RUNS / LANES),
+                CompletableFuture.delayedExecutor(delay, TimeUnit.SECONDS)));
+      }
+      List<Run> runs = new ArrayList<>();
+      for (CompletableFuture<List<Run>> lane : lanes) {
+        runs.addAll(lane.get(10, TimeUnit.MINUTES));
+      }
+      assertEquals(RUNS, runs.size());
+      // Windows over the same refreshes would give bit-identical rates.
+      assertEquals(
+          RUNS,
+          runs.stream().map(r -> enrichRate(r.cli())).distinct().count(),
+          "every run its own readings");
+      Map<String, Integer> oracle = SPEC.oracle();
+      for (Run r : runs) {
+        assertEquals(ExitCodes.OK, r.cli().exitCode(), r.cli().err());
+        assertFalse(r.cli().err().contains("went down"), r.cli().err());
+        assertTrue(
+            r.took().compareTo(deadline) <= 0,
+            "a clean window took " + r.took() + ", more than " + deadline + ": " + r.cli().err());
+        JsonNode estimate = JSON.readTree(r.cli().out());
+        assertEquals(
+            oracle, JsonEstimates.recommended(estimate.get("vertices"), "recommendedParallelism"));
+        JsonNode source = vertex(estimate, "Source: Events");
+        assertTrue(
+            source.get("observed").get("backPressuredRatio").asDouble() > 0.5,
+            "the overload reaches the source: " + source);
+        assertEquals(
+            600, source.get("demand").get("targetRate").asDouble(), 600 * 0.05, source.toString());
+        // Enrich is back-pressured most of the time; its capacity is still 1 / cost.
+        JsonNode enrich = vertex(estimate, "Enrich");
+        System.out.printf(
+            "recommend: window after %.1f s; Enrich %.1f/s per instance (1/cost %.1f/s),"
+                + " back-pressured %.0f %%; source demand %.1f/s%n",
+            r.took().toMillis() / 1000.0,
+            enrich.get("trueProcessingRatePerInstance").asDouble(),
+            1000 / ENRICH_COST_MS,
+            100 * enrich.get("observed").get("backPressuredRatio").asDouble(),
+            source.get("demand").get("targetRate").asDouble());
+        assertTrue(enrich.get("observed").get("backPressuredRatio").asDouble() > 0.5);
+        assertEquals(
+            1000 / ENRICH_COST_MS,
+            enrich.get("trueProcessingRatePerInstance").asDouble(),
+            1000 / ENRICH_COST_MS * 0.10,
+            enrich.toString());
+      }
+
+      CliRun record = recorded.get(6, TimeUnit.MINUTES);
+      assertEquals(ExitCodes.OK, record.exitCode(), record.err());
+      job.cancel().get();
+      JsonNode header = firstLine(recording);
+      assertEquals(1000, header.get("collector").get("metricRefreshMs").asLong());
+      assertEquals(10_000, header.get("collector").get("intervalMs").asLong());
+
+      CliRun replayed = CliRun.of("whatif", "--recording", recording.toString(), "-o", "json");
+      assertEquals(ExitCodes.OK, replayed.exitCode(), replayed.err());
+      JsonNode windows = JSON.readTree(replayed.out()).get("windows");
+      int decided = 0;
+      for (JsonNode w : windows) {
+        if ("decision".equals(w.get("type").asText())) {
+          decided++;
+          assertEquals(
+              oracle, JsonEstimates.recommended(w.get("vertices"), "recommended"), w.toString());
+        }
+      }
+      System.out.printf("whatif: %d windows, each %s%n", decided, oracle);
+      assertTrue(decided >= 4, decided + " windows: " + replayed.out() + replayed.err());
+      assertFalse(replayed.out().contains("went down"), replayed.out());
+    }
+  }
+
+  private record Run(CliRun cli, Duration took) {}
+
+  private static double enrichRate(CliRun r) {
+    try {
+      return vertex(JSON.readTree(r.out()), "Enrich")
+          .get("trueProcessingRatePerInstance")
+          .asDouble();
+    } catch (java.io.IOException e) {
+      throw new AssertionError("not JSON: " + r.out() + r.err(), e);
+    }
+  }
+
+  private static List<Run> recommendRuns(String url, int n) {
+    List<Run> runs = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      long start = System.nanoTime();
+      CliRun r = CliRun.of("recommend", "--flink-url", url, "-o", "json");
+      runs.add(new Run(r, Duration.ofNanos(System.nanoTime() - start)));
+    }
+    return runs;
+  }
+
+  private static JsonNode vertex(JsonNode estimate, String name) {
+    for (JsonNode v : estimate.get("vertices")) {
+      if (v.get("name").asText().equals(name)) {
+        return v;
+      }
+    }
+    throw new AssertionError("no vertex " + name + " in " + estimate);
+  }
+
+  private static JsonNode firstLine(Path gz) throws Exception {
+    try (BufferedReader r =
+        new BufferedReader(
+            new InputStreamReader(
+                new GZIPInputStream(Files.newInputStream(gz)), StandardCharsets.UTF_8))) {
+      return JSON.readTree(r.readLine());
+    }
+  }
+}

@@ -1,0 +1,135 @@
+package io.ds2.core.estimate;
+
+import io.ds2.core.graph.JobGraph;
+import io.ds2.core.graph.Vertex;
+import io.ds2.core.window.Backlog;
+import io.ds2.core.window.ObservationWindow;
+import io.ds2.core.window.VertexObservation;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/** Derives a source's demand from its observation over a window. */
+public final class DemandEstimator {
+  // Below this back-pressured ratio a source is not throttled in any way worth extrapolating.
+  private static final double NEGLIGIBLE_BACKPRESSURE = 0.01;
+  // Never extrapolate by more than 20x: a source blocked 95%+ of the time says little.
+  private static final double MAX_EXTRAPOLATION = 20;
+  private static final double MIN_BACKLOG_COVERAGE = 0.5;
+
+  private DemandEstimator() {}
+
+  /**
+   * Every source's demand for a window: the scenario's rate where given (by vertex id), else
+   * inferred and scaled by the scenario's factor.
+   */
+  public static Map<String, SourceDemand> demands(
+      JobGraph graph,
+      ObservationWindow window,
+      DemandScenario scenario,
+      Optional<Duration> catchUp) {
+    Map<String, Double> given = scenario.givenRates();
+    Map<String, SourceDemand> demands = new HashMap<>();
+    for (Vertex s : graph.sources()) {
+      VertexObservation obs =
+          window
+              .vertex(s.id())
+              .orElseThrow(() -> new IllegalArgumentException("no observation of " + s.name()));
+      demands.put(
+          s.id(),
+          given.containsKey(s.id())
+              ? explicit(obs, given.get(s.id()))
+              : infer(obs, catchUp).scaledBy(scenario.rateScale()));
+    }
+    return demands;
+  }
+
+  /** A demand the user stated: records/s arriving at the source (read by it). */
+  public static SourceDemand explicit(VertexObservation source, double ratePerSecond) {
+    return new SourceDemand(
+        source.vertexId(),
+        ratePerSecond,
+        SourceDemand.Basis.EXPLICIT,
+        source.observedSourceRate(),
+        source.backlog().map(b -> OptionalDouble.of(b.growthPerSecond())).orElse(empty()),
+        OptionalDouble.empty(),
+        1,
+        Optional.empty());
+  }
+
+  /**
+   * Infers demand: with a backlog metric, the arrival rate (read + backlog growth, fitted over the
+   * window) plus the standing backlog spread over {@code catchUp}; without one, observed output
+   * extrapolated by back-pressure.
+   */
+  public static SourceDemand infer(VertexObservation source, Optional<Duration> catchUp) {
+    double observed = source.observedSourceRate();
+    // A fit over a small part of the window (the gauge appeared late) is too fragile to use.
+    Optional<Backlog> backlog =
+        source.backlog().filter(b -> b.spanSeconds() >= MIN_BACKLOG_COVERAGE * source.seconds());
+    if (backlog.isPresent()) {
+      Backlog b = backlog.get();
+      OptionalDouble catchUpRate =
+          catchUp
+              .map(d -> OptionalDouble.of(Math.max(0, b.pendingAtEnd()) / (d.toMillis() / 1000.0)))
+              .orElse(empty());
+      double target = Math.max(0, b.arrivalRate() + catchUpRate.orElse(0));
+      return new SourceDemand(
+          source.vertexId(),
+          target,
+          SourceDemand.Basis.BACKLOG,
+          observed,
+          OptionalDouble.of(b.growthPerSecond()),
+          catchUpRate,
+          1,
+          shift(b));
+    }
+    double bp = source.backPressuredRatio().orElse(0);
+    if (bp > NEGLIGIBLE_BACKPRESSURE) {
+      double factor = Math.min(MAX_EXTRAPOLATION, 1 / (1 - Math.min(bp, 0.999)));
+      return new SourceDemand(
+          source.vertexId(),
+          observed * factor,
+          SourceDemand.Basis.BACKPRESSURE_EXTRAPOLATED,
+          observed,
+          empty(),
+          empty(),
+          1,
+          Optional.empty());
+    }
+    return new SourceDemand(
+        source.vertexId(),
+        observed,
+        SourceDemand.Basis.OBSERVED,
+        observed,
+        empty(),
+        empty(),
+        1,
+        Optional.empty());
+  }
+
+  /**
+   * The early and late arrival rates if they differ by more than {@link Backlog#STEADY_TOLERANCE}
+   * of the larger, by more than the backlog gauge's own noise could make them ({@link
+   * Backlog#shiftTolerance}: a lagging Kafka source's gauge is seconds stale and its halves scatter
+   * by a quarter), and by a record per second: the load changed inside the window.
+   */
+  public static Optional<SourceDemand.Shift> shift(Backlog b) {
+    if (b.earlyArrivalRate().isEmpty() || b.lateArrivalRate().isEmpty()) {
+      return Optional.empty();
+    }
+    double early = b.earlyArrivalRate().getAsDouble();
+    double late = b.lateArrivalRate().getAsDouble();
+    double gap = Math.abs(late - early);
+    double steady = Backlog.STEADY_TOLERANCE * Math.max(Math.abs(early), Math.abs(late));
+    return gap > Math.max(steady, b.shiftTolerance()) && gap > 1
+        ? Optional.of(new SourceDemand.Shift(early, late))
+        : Optional.empty();
+  }
+
+  private static OptionalDouble empty() {
+    return OptionalDouble.empty();
+  }
+}

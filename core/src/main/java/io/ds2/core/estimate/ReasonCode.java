@@ -1,0 +1,98 @@
+package io.ds2.core.estimate;
+
+/** Why a vertex's recommendation is what it is, beyond the plain DS2 equation. */
+public enum ReasonCode {
+  /**
+   * A source whose capacity cannot be measured keeps its parallelism: no usable busy time or no
+   * records read reported (a legacy {@code SourceFunction}, NaN), or a chain that emitted nothing.
+   */
+  SOURCE_NOT_SCALED,
+  /**
+   * A source never runs more subtasks than it has splits (a subtask without one reads nothing):
+   * capped at the split count; more partitions would let it scale further.
+   */
+  SOURCE_SPLIT_LIMIT,
+  /** A source's split count is unknown: sized as if its input spread evenly, with no cap. */
+  SOURCE_SPLITS_UNKNOWN,
+  /**
+   * A source's subtasks read unequal numbers of splits (or splits of unequal load): sized above
+   * DS2's even-spread bound so that the busiest subtask keeps up.
+   */
+  UNEVEN_SPLITS,
+  /** One split needs more than an instance: no parallelism fixes it; sized for the rest. */
+  HOT_SPLIT,
+  /** The equation asked for fewer instances than the configured minimum. */
+  RAISED_TO_MIN_PARALLELISM,
+  /** The equation asked for more than the configured maximum parallelism. */
+  LIMITED_BY_MAX_PARALLELISM_OPTION,
+  /** The equation asked for more than the vertex's max parallelism (key groups). */
+  LIMITED_BY_VERTEX_MAX_PARALLELISM,
+  /** Records were processed but no busy time accrued: capacity is beyond measurement. */
+  BUSY_TIME_NOT_MEASURABLE,
+  /** No records reached the vertex during the window although demand is expected. */
+  NO_RECORDS_OBSERVED,
+  /** An upstream vertex could not be estimated, so this vertex's input rate is unknown. */
+  UPSTREAM_UNDETERMINED,
+  /** Demand is zero: no input is expected. */
+  NO_DEMAND,
+  /** Measured cost per record grows with parallelism; the learned cost curve sized the vertex. */
+  EFFICIENCY_APPLIED,
+  /** Per the learned cost curve, more instances cannot sustain the demand. */
+  SCALING_NOT_PAYING_OFF,
+  /** One step may not raise the parallelism by more than max-step-up. */
+  STEP_LIMITED_UP,
+  /** One step may not lower the parallelism by more than max-step-down. */
+  STEP_LIMITED_DOWN,
+  /** Rounded up to a divisor of the max parallelism for even key-group spread. */
+  ALIGNED_TO_KEY_GROUPS,
+  /** The scale-down is smaller than scale-down-threshold. */
+  SCALE_DOWN_BELOW_THRESHOLD,
+  /** Fewer windows than activation agree on the change so far. */
+  ACTIVATING,
+  /**
+   * The activation windows all asked for a scale-up: the smallest of their recommendations is
+   * taken, which may be below this window's.
+   */
+  ACTIVATION_SMALLEST,
+  /**
+   * A scale-down that waited out the delay goes to the highest recommendation since it began, which
+   * may be above this window's.
+   */
+  SCALE_DOWN_TO_HIGHEST,
+  /** The windows in the activation period disagree on the direction. */
+  DIRECTION_UNSTABLE,
+  /** Recommendations have not been lower for the whole scale-down delay yet. */
+  SCALE_DOWN_DELAYED,
+  /** A recent rescale was not applied by Flink; waiting before trying again. */
+  BACKING_OFF,
+  /** A source's load changed inside the window; the next (steady) window decides. */
+  DEMAND_SHIFTED,
+  /** Some vertex could not be estimated; nothing is changed on partial information. */
+  ESTIMATE_INCOMPLETE,
+  /**
+   * The job falls behind although every vertex is sized and no subtask is saturated: busy time
+   * overstates its capacity, and the next windows are sized for a lower utilization.
+   */
+  CAPACITY_SHORTFALL,
+  /**
+   * The input spreads unevenly over the subtasks (key-group ranges, key skew): sized above DS2's
+   * even-spread bound so that the busiest subtask keeps up.
+   */
+  UNEVEN_INPUT,
+  /** One key group needs more than an instance: no parallelism fixes it; sized for the rest. */
+  HOT_KEY_GROUP,
+  /** A keyed vertex seen only at parallelism 1: its spread over key groups is not known yet. */
+  KEY_SPREAD_UNKNOWN,
+  /**
+   * A FORWARD or RESCALE input from a vertex at another parallelism: Flink connects it pointwise,
+   * so subtasks read unequal numbers of the producer's subtasks; raised so the busiest keeps up.
+   */
+  POINTWISE_INPUT,
+  /**
+   * The job can get fewer task slots than the target asks (the cluster's free slots and those it
+   * holds, or a configured limit): capped there, so ds2 never asks for what cannot run.
+   */
+  SLOT_LIMIT,
+  /** Every vertex already runs at its target. */
+  NO_CHANGE
+}

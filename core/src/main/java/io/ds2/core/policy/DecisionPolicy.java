@@ -1,0 +1,40 @@
+package io.ds2.core.policy;
+
+import io.ds2.core.estimate.Estimate;
+import io.ds2.core.graph.JobGraph;
+import io.ds2.core.options.Ds2Options;
+import java.time.Instant;
+
+/**
+ * Turns each clean window's estimate into a decision, and learns what became of the rescales it
+ * asked for. {@link ScalingPolicy} is ds2's; benchmarks plug in baselines (e.g. DS2's own rules).
+ */
+public interface DecisionPolicy {
+  /** Windows, warm-up and timeouts the loop collects and acts with. */
+  Ds2Options options();
+
+  /**
+   * The options the next window's estimate is made with: {@link #options()}, unless the policy
+   * learnt that the job cannot be run as hot as configured ({@link ScalingPolicy}).
+   */
+  default Ds2Options estimateOptions() {
+    return options();
+  }
+
+  /** Decides on one window's estimate at {@code now} (time is only ever an argument). */
+  Decision decide(JobGraph graph, Estimate estimate, Instant now);
+
+  /**
+   * As {@link #decide(JobGraph, Estimate, Instant)}, knowing how many slots the job can get; a
+   * policy that does not look at slots (DS2's own rules) ignores it.
+   */
+  default Decision decide(JobGraph graph, Estimate estimate, SlotCapacity capacity, Instant now) {
+    return decide(graph, estimate, now);
+  }
+
+  /** The job now runs at the requested parallelism. */
+  void rescaleApplied();
+
+  /** Flink did not apply the rescale (e.g. too few slots), as found at {@code now}. */
+  void rescaleNotApplied(Instant now);
+}

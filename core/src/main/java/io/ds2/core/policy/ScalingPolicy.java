@@ -1,0 +1,311 @@
+package io.ds2.core.policy;
+
+import io.ds2.core.estimate.Estimate;
+import io.ds2.core.estimate.Reason;
+import io.ds2.core.estimate.ReasonCode;
+import io.ds2.core.graph.JobGraph;
+import io.ds2.core.options.Ds2Options;
+import io.ds2.core.policy.VertexTargets.Proposal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The loop's memory: turns each clean window's estimate into a decision. A change is made only when
+ * it has persisted in the same direction for {@code activation} windows (then the smallest of those
+ * changes); a scale-down only after recommendations stayed lower for the whole {@code
+ * scale-down-delay} (to the highest of them); nothing while backing off from an unmet rescale, and
+ * nothing on an incomplete estimate. Time is an argument.
+ */
+public final class ScalingPolicy implements DecisionPolicy {
+  private final Ds2Options options;
+  private final EfficiencyModel efficiency = new EfficiencyModel();
+  // One entry per vertex holding all the policy remembers of it: at 1,000 vertices, a map per
+  // concern (recent windows, scale-downs, notes) cost five lookups per vertex and window.
+  private final ByVertex<VertexMemory> memory = new ByVertex<>();
+
+  /**
+   * The longest back-off, in rescale-backoffs: a job that never gets its rescale is retried rarely.
+   */
+  static final int MAX_BACKOFF_FACTOR = 8;
+
+  private Optional<Instant> backoffUntil = Optional.empty();
+  // Rescales not applied in a row: each doubles the back-off, up to MAX_BACKOFF_FACTOR.
+  private int notApplied;
+  private boolean heldForShift;
+  // The options estimates are made with: the configured ones until a capacity shortfall taught
+  // the policy that the job cannot be run as hot (then a lower target utilization, kept).
+  private Ds2Options estimateOptions;
+  // Which of the last windows at this parallelism showed a capacity shortfall (bit 0: the last).
+  private int shortfallWindows;
+
+  /** A vertex whose recommendations have been below its parallelism since {@code since}. */
+  public record ScaleDown(Instant since, int highest) {}
+
+  /**
+   * What the policy must not forget across a controller restart: pending scale-downs (so the delay
+   * is not restarted) and a back-off (so an unmet rescale is not retried at once). Bounded by the
+   * number of vertices.
+   */
+  public record State(Map<String, ScaleDown> scaleDowns, Optional<Instant> backoffUntil) {
+    public State {
+      scaleDowns = Map.copyOf(scaleDowns);
+    }
+  }
+
+  public State state() {
+    Map<String, ScaleDown> downs = new HashMap<>();
+    memory
+        .asMap()
+        .forEach(
+            (id, m) -> {
+              if (m.down != null) {
+                downs.put(id, m.down);
+              }
+            });
+    return new State(downs, backoffUntil);
+  }
+
+  /** Continues from a saved state (e.g. after a controller restart). */
+  public void restore(State saved) {
+    forgetScaleDowns();
+    saved
+        .scaleDowns()
+        .forEach(
+            (id, down) -> {
+              VertexMemory m = memory.get(id);
+              if (m == null) {
+                m = new VertexMemory(options.activation());
+                memory.put(id, m);
+              }
+              m.down = down;
+            });
+    backoffUntil = saved.backoffUntil();
+    notApplied = backoffUntil.isPresent() ? Math.max(notApplied, 1) : notApplied;
+  }
+
+  private VertexMemory memoryOf(int position, String id) {
+    return memory.at(position, id, () -> new VertexMemory(options.activation()));
+  }
+
+  private void forgetRecent() {
+    memory.asMap().values().forEach(m -> m.filled = 0);
+  }
+
+  private void forgetScaleDowns() {
+    memory
+        .asMap()
+        .values()
+        .forEach(
+            m -> {
+              m.down = null;
+              m.note = null;
+            });
+  }
+
+  public ScalingPolicy(Ds2Options options) {
+    this.options = options;
+    this.estimateOptions = options;
+  }
+
+  /**
+   * The configured options, with a lower target utilization once the job fell behind although every
+   * vertex was sized and none saturated ({@link CapacityShortfall}).
+   */
+  @Override
+  public Ds2Options estimateOptions() {
+    return estimateOptions;
+  }
+
+  @Override
+  public Ds2Options options() {
+    return options;
+  }
+
+  @Override
+  public Decision decide(JobGraph graph, Estimate estimate, Instant now) {
+    return decide(graph, estimate, SlotCapacity.unknown(), now);
+  }
+
+  @Override
+  public Decision decide(JobGraph graph, Estimate estimate, SlotCapacity capacity, Instant now) {
+    for (int i = 0; i < estimate.vertices().size(); i++) {
+      efficiency.observe(i, estimate.vertices().get(i));
+    }
+    List<Proposal> proposals = VertexTargets.propose(graph, estimate, efficiency, options);
+    if (!estimate.complete()) {
+      forgetRecent();
+      return hold(
+          now,
+          estimate,
+          proposals,
+          new Reason[proposals.size()],
+          ReasonCode.ESTIMATE_INCOMPLETE,
+          "some vertices could not be estimated; nothing is changed on partial information");
+    }
+    Optional<String> shift = HoldReasons.shiftOf(graph, estimate);
+    // A window across a load change sizes for neither load: wait for the next one, but only once,
+    // so that a steady ramp is still followed.
+    if (shift.isPresent() && !heldForShift) {
+      heldForShift = true;
+      return hold(
+          now,
+          estimate,
+          proposals,
+          new Reason[proposals.size()],
+          ReasonCode.DEMAND_SHIFTED,
+          shift.get() + " during the window; deciding on the next window");
+    }
+    heldForShift = false;
+    // The policy's own reason for each vertex (activation, delay, direction), at most one.
+    Reason[] extra = new Reason[proposals.size()];
+    int[] targets = new int[proposals.size()];
+    for (int i = 0; i < targets.length; i++) {
+      Proposal p = proposals.get(i);
+      VertexMemory m = memoryOf(i, p.estimate().vertexId());
+      m.add(p.proposed());
+      targets[i] = m.target(p, now, options, extra, i);
+    }
+    boolean changes = VertexTargets.changed(proposals, targets);
+    // Joins a rescale, never starts one: alone, a consumer at its capacity flips between windows.
+    if (changes) {
+      PointwiseInputs.raise(graph, estimate, targets, extra, options);
+      changes =
+          VertexTargets.changed(
+              proposals, targets); // it may take a scale-down back: nothing changes
+      SlotLimit.apply(proposals, targets, extra, capacity.min(configured()));
+      changes = VertexTargets.changed(proposals, targets);
+    }
+    if (backoffUntil.isPresent() && now.isBefore(backoffUntil.get())) {
+      return hold(
+          now,
+          estimate,
+          proposals,
+          extra,
+          ReasonCode.BACKING_OFF,
+          "a recent rescale was not applied by Flink; trying again after " + backoffUntil.get());
+    }
+    if (!changes) {
+      Optional<CapacityShortfall> shortfall = CapacityShortfall.of(graph, estimate);
+      shortfallWindows =
+          (shortfallWindows << 1 | (shortfall.isPresent() ? 1 : 0))
+              & ((1 << CapacityShortfall.OF_WINDOWS) - 1);
+      if (shortfall.isPresent()) {
+        CapacityShortfall f = shortfall.get();
+        int seen = Integer.bitCount(shortfallWindows);
+        if (seen >= CapacityShortfall.CONFIRM_WINDOWS) {
+          shortfallWindows = 0;
+          estimateOptions =
+              options.with(Map.of(Ds2Options.TARGET_UTILIZATION, String.valueOf(f.utilization())));
+        }
+        return hold(
+            now,
+            estimate,
+            proposals,
+            extra,
+            ReasonCode.CAPACITY_SHORTFALL,
+            f.describe(estimate.targetUtilization(), seen));
+      }
+    }
+    if (changes) {
+      shortfallWindows = 0;
+      Map<String, Integer> parallelism = Action.Rescale.fresh(targets.length);
+      for (int i = 0; i < targets.length; i++) {
+        parallelism.put(proposals.get(i).estimate().vertexId(), targets[i]);
+      }
+      return new Decision(
+          now,
+          estimate,
+          vertexDecisions(proposals, targets, extra),
+          new Action.Rescale(parallelism));
+    }
+    return hold(
+        now, estimate, proposals, extra, HoldReasons.code(extra), HoldReasons.message(extra));
+  }
+
+  private SlotCapacity configured() {
+    return options.maxSlots().isPresent()
+        ? SlotCapacity.of(options.maxSlots().getAsInt(), "max-slots")
+        : SlotCapacity.unknown();
+  }
+
+  /** The job now runs at the requested parallelism: a new operating point, start afresh. */
+  @Override
+  public void rescaleApplied() {
+    memory.clear();
+    shortfallWindows = 0;
+    backoffUntil = Optional.empty();
+    notApplied = 0;
+  }
+
+  /**
+   * Flink did not apply the rescale (e.g. too few slots): back off, do not storm; each failure in a
+   * row doubles the wait, up to {@link #MAX_BACKOFF_FACTOR} rescale-backoffs.
+   */
+  @Override
+  public void rescaleNotApplied(Instant now) {
+    memory.clear();
+    notApplied++;
+    long factor = Math.min(1L << Math.min(notApplied - 1, 30), MAX_BACKOFF_FACTOR);
+    backoffUntil = Optional.of(now.plus(options.rescaleBackoff().multipliedBy(factor)));
+  }
+
+  public Optional<Instant> backoffUntil() {
+    return backoffUntil;
+  }
+
+  private Decision hold(
+      Instant now,
+      Estimate estimate,
+      List<Proposal> proposals,
+      Reason[] extra,
+      ReasonCode code,
+      String message) {
+    Reason held = new Reason(code, message);
+    int[] current = new int[proposals.size()];
+    for (int i = 0; i < current.length; i++) {
+      current[i] = proposals.get(i).estimate().currentParallelism();
+      // A vertex kept from a change it was proposed says why, not only the decision.
+      if (extra[i] == null && proposals.get(i).proposed() != current[i]) {
+        extra[i] = held;
+      }
+    }
+    return new Decision(
+        now, estimate, vertexDecisions(proposals, current, extra), new Action.Hold(held));
+  }
+
+  private static List<VertexDecision> vertexDecisions(
+      List<Proposal> proposals, int[] targets, Reason[] extra) {
+    VertexDecision[] result = new VertexDecision[proposals.size()];
+    for (int i = 0; i < result.length; i++) {
+      Proposal p = proposals.get(i);
+      String id = p.estimate().vertexId();
+      List<Reason> reasons = p.reasons();
+      if (extra[i] != null) {
+        Reason[] all = reasons.toArray(new Reason[reasons.size() + 1]);
+        all[reasons.size()] = extra[i];
+        reasons = List.of(all);
+      }
+      result[i] =
+          new VertexDecision(
+              id,
+              p.estimate().name(),
+              p.estimate().source(),
+              p.estimate().currentParallelism(),
+              p.recommended(),
+              targets[i],
+              reasons);
+    }
+    return List.of(result);
+  }
+
+  /** How long ago the policy started tracking a pending scale-down of {@code vertexId}. */
+  Optional<Duration> scaleDownPendingFor(String vertexId, Instant now) {
+    return Optional.ofNullable(memory.get(vertexId))
+        .map(m -> m.down)
+        .map(d -> Duration.between(d.since(), now));
+  }
+}

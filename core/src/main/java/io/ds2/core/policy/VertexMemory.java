@@ -1,0 +1,138 @@
+package io.ds2.core.policy;
+
+import io.ds2.core.estimate.Reason;
+import io.ds2.core.estimate.ReasonCode;
+import io.ds2.core.options.Ds2Options;
+import io.ds2.core.policy.ScalingPolicy.ScaleDown;
+import io.ds2.core.policy.VertexTargets.Proposal;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the policy remembers of one vertex: its proposals of the recent windows (a ring of the last
+ * {@code activation}, {@code filled} of them valid), a pending scale-down and its note.
+ */
+final class VertexMemory {
+  final int[] recent;
+  int filled;
+  int next;
+  ScaleDown down;
+  DelayNote note;
+
+  VertexMemory(int activation) {
+    recent = new int[Math.max(1, activation)];
+  }
+
+  void add(int proposed) {
+    recent[next] = proposed;
+    next = (next + 1) % recent.length;
+    filled = Math.min(filled + 1, recent.length);
+  }
+
+  /** The i-th of the valid recent proposals, oldest first. */
+  int get(int i) {
+    return recent[Math.floorMod(next - filled + i, recent.length)];
+  }
+
+  List<Integer> recentList() {
+    List<Integer> l = new ArrayList<>(filled);
+    for (int i = 0; i < filled; i++) {
+      l.add(get(i));
+    }
+    return l;
+  }
+
+  /** Per vertex: activation over the recent windows, then the scale-down delay. */
+  int target(Proposal p, Instant now, Ds2Options options, Reason[] extra, int i) {
+    int current = p.estimate().currentParallelism();
+    boolean allUp = true;
+    boolean allDown = true;
+    boolean anyChange = false;
+    int lowest = Integer.MAX_VALUE;
+    int highest = Integer.MIN_VALUE;
+    for (int k = 0; k < filled; k++) {
+      int h = get(k);
+      allUp &= h > current;
+      allDown &= h < current;
+      anyChange |= h != current;
+      lowest = Math.min(lowest, h);
+      highest = Math.max(highest, h);
+    }
+    if (anyChange && filled < options.activation()) {
+      extra[i] =
+          new Reason(
+              ReasonCode.ACTIVATING,
+              filled + " of " + options.activation() + " windows agree on a change so far");
+      return current;
+    }
+    if (!allDown) {
+      down = null;
+      note = null;
+    }
+    if (allUp) {
+      if (lowest != p.proposed()) {
+        extra[i] =
+            new Reason(
+                ReasonCode.ACTIVATION_SMALLEST,
+                "the last "
+                    + filled
+                    + " windows all asked for more ("
+                    + recentList()
+                    + "): the smallest, "
+                    + lowest
+                    + ", is taken");
+      }
+      return lowest;
+    }
+    if (allDown) {
+      if (down == null || highest > down.highest()) {
+        down = new ScaleDown(down == null ? now : down.since(), highest);
+      }
+      Instant due = down.since().plus(options.scaleDownDelay());
+      if (now.isBefore(due)) {
+        extra[i] = delayNote(down, due);
+        return current;
+      }
+      if (down.highest() != p.proposed()) {
+        extra[i] =
+            new Reason(
+                ReasonCode.SCALE_DOWN_TO_HIGHEST,
+                "lower since "
+                    + down.since()
+                    + ": scaling down to the highest recommendation since then, "
+                    + down.highest());
+      }
+      return down.highest();
+    }
+    if (anyChange) {
+      extra[i] =
+          new Reason(
+              ReasonCode.DIRECTION_UNSTABLE,
+              "the last " + filled + " windows disagree on the direction: " + recentList());
+    }
+    return current;
+  }
+
+  // A pending scale-down is noted every window until it is due; its text (two timestamps) is
+  // rendered once per change of it, not once per vertex per window.
+  private Reason delayNote(ScaleDown down, Instant due) {
+    DelayNote last = note;
+    if (last != null && last.down().equals(down)) {
+      return last.reason();
+    }
+    Reason r =
+        new Reason(
+            ReasonCode.SCALE_DOWN_DELAYED,
+            "lower since "
+                + down.since()
+                + "; scaling down to the highest recommendation ("
+                + down.highest()
+                + ") after "
+                + due);
+    note = new DelayNote(down, r);
+    return r;
+  }
+
+  record DelayNote(ScaleDown down, Reason reason) {}
+}

@@ -1,0 +1,66 @@
+package io.ds2.core.window;
+
+import io.ds2.core.split.SplitOwnership;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/**
+ * One vertex at one poll: its state, parallelism, every subtask's counters and, for a source that
+ * reports them, the backlog ({@code pendingRecords}, summed over subtasks) and the splits each
+ * subtask reads.
+ *
+ * @param splits for a source whose reader names its splits in its metrics (KafkaSource), which
+ *     subtask reads which; empty otherwise
+ */
+public record VertexSample(
+    String vertexId,
+    String status,
+    int parallelism,
+    List<SubtaskSample> subtasks,
+    OptionalDouble pendingRecords,
+    Optional<SplitOwnership> splits) {
+  public VertexSample {
+    subtasks = List.copyOf(subtasks);
+    Objects.requireNonNull(splits, "splits");
+  }
+
+  /** A vertex whose splits (if any) are not named in its metrics. */
+  public VertexSample(
+      String vertexId,
+      String status,
+      int parallelism,
+      List<SubtaskSample> subtasks,
+      OptionalDouble pendingRecords) {
+    this(vertexId, status, parallelism, subtasks, pendingRecords, Optional.empty());
+  }
+
+  // The record's equality, written out: the window compares each vertex's consecutive readings,
+  // and comparing the subtask lists through iterators was a tenth of building it. The splits are
+  // not compared: a reading is fresh when its values are, and ownership is no value.
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof VertexSample v)
+        || parallelism != v.parallelism
+        || subtasks.size() != v.subtasks.size()) {
+      return false;
+    }
+    for (int i = 0; i < subtasks.size(); i++) {
+      if (!subtasks.get(i).equals(v.subtasks.get(i))) {
+        return false;
+      }
+    }
+    return Objects.equals(vertexId, v.vertexId)
+        && Objects.equals(status, v.status)
+        && Objects.equals(pendingRecords, v.pendingRecords);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(vertexId, status, parallelism, subtasks, pendingRecords);
+  }
+}

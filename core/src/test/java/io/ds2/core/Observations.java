@@ -1,0 +1,112 @@
+package io.ds2.core;
+
+import io.ds2.core.split.SplitOwnership;
+import io.ds2.core.window.Backlog;
+import io.ds2.core.window.ObservationWindow;
+import io.ds2.core.window.SubtaskSample;
+import io.ds2.core.window.VertexObservation;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/** Builds observations for tests: totals spread evenly over subtasks. */
+public final class Observations {
+  private final double seconds;
+  private final Map<String, VertexObservation> vertices = new LinkedHashMap<>();
+
+  public Observations(double seconds) {
+    this.seconds = seconds;
+  }
+
+  public Observations operator(String id, int p, double in, double out, double busyMs) {
+    vertices.put(id, vertex(id, p, in, out, busyMs, 0, Optional.empty()));
+    return this;
+  }
+
+  public Observations source(String id, int p, double out) {
+    vertices.put(id, vertex(id, p, 0, out, 0, 0, Optional.empty()));
+    return this;
+  }
+
+  public Observations source(String id, int p, double out, double bpMs, Optional<Backlog> b) {
+    vertices.put(id, vertex(id, p, 0, out, 0, bpMs, b));
+    return this;
+  }
+
+  /** An operator with explicit per-subtask deltas (skew); aggregates are their sums. */
+  public Observations operator(String id, List<SubtaskSample> subtasks) {
+    return source(id, subtasks, Optional.empty());
+  }
+
+  /**
+   * A source with explicit per-subtask deltas (records read in, the chain's output out) and the
+   * splits each subtask reads, if its metrics name them.
+   */
+  public Observations source(
+      String id, List<SubtaskSample> subtasks, Optional<SplitOwnership> splits) {
+    double in = 0;
+    double out = 0;
+    double busy = 0;
+    double idle = 0;
+    double bp = 0;
+    for (SubtaskSample s : subtasks) {
+      in += s.recordsIn().orElse(0);
+      out += s.recordsOut().orElse(0);
+      busy += s.busyTimeMs().orElse(0);
+      idle += s.idleTimeMs().orElse(0);
+      bp += s.backPressuredTimeMs().orElse(0);
+    }
+    vertices.put(
+        id,
+        new VertexObservation(
+            id,
+            subtasks.size(),
+            seconds,
+            io.ds2.core.window.TimeBase.TASK_TIME,
+            in,
+            out,
+            OptionalDouble.of(busy),
+            OptionalDouble.of(idle),
+            OptionalDouble.of(bp),
+            subtasks,
+            Optional.empty(),
+            splits));
+    return this;
+  }
+
+  public VertexObservation get(String id) {
+    return vertices.get(id);
+  }
+
+  public ObservationWindow window() {
+    Instant start = Instant.parse("2026-01-01T00:00:00Z");
+    return new ObservationWindow(
+        start, start.plusMillis((long) (seconds * 1000)), new LinkedHashMap<>(vertices));
+  }
+
+  private VertexObservation vertex(
+      String id, int p, double in, double out, double busyMs, double bpMs, Optional<Backlog> b) {
+    List<SubtaskSample> subtasks = new ArrayList<>();
+    double wallMs = seconds * 1000;
+    for (int i = 0; i < p; i++) {
+      subtasks.add(
+          SubtaskSample.of(i, in / p, out / p, busyMs / p, wallMs - (busyMs + bpMs) / p, bpMs / p));
+    }
+    return new VertexObservation(
+        id,
+        p,
+        seconds,
+        io.ds2.core.window.TimeBase.TASK_TIME,
+        in,
+        out,
+        OptionalDouble.of(busyMs),
+        OptionalDouble.of(p * wallMs - busyMs - bpMs),
+        OptionalDouble.of(bpMs),
+        subtasks,
+        b);
+  }
+}

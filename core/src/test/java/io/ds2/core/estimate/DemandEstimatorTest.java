@@ -1,0 +1,135 @@
+package io.ds2.core.estimate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.ds2.core.Observations;
+import io.ds2.core.window.Backlog;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class DemandEstimatorTest {
+  @Test
+  void backlogGrowthAddsToObservedOutput() {
+    // Emitted 3000 in 10 s (300/s) while the backlog grew by 200/s: demand 500/s.
+    Observations o =
+        new Observations(10)
+            .source("s", 1, 3000, 6000, Optional.of(new Backlog(2000, 200, 500, 6, 10)));
+    SourceDemand d = DemandEstimator.infer(o.get("s"), Optional.empty());
+    assertEquals(SourceDemand.Basis.BACKLOG, d.basis());
+    assertEquals(500, d.targetRate(), 1e-9);
+    assertEquals(300, d.observedRate(), 1e-9);
+    assertEquals(200, d.backlogGrowthRate().getAsDouble(), 1e-9);
+  }
+
+  @Test
+  void catchUpDrainsTheStandingBacklogWithinTheGivenTime() {
+    // 300/s out, backlog flat at 6000: draining it in 60 s adds 100/s.
+    Observations o =
+        new Observations(10).source("s", 1, 3000, 0, Optional.of(new Backlog(6000, 0, 300, 6, 10)));
+    SourceDemand d = DemandEstimator.infer(o.get("s"), Optional.of(Duration.ofMinutes(1)));
+    assertEquals(400, d.targetRate(), 1e-9);
+    assertEquals(100, d.catchUpRate().getAsDouble(), 1e-9);
+  }
+
+  @Test
+  void shrinkingBacklogMeansDemandBelowOutput() {
+    Observations o =
+        new Observations(10)
+            .source("s", 1, 3000, 0, Optional.of(new Backlog(100, -50, 250, 6, 10)));
+    assertEquals(250, DemandEstimator.infer(o.get("s"), Optional.empty()).targetRate(), 1e-9);
+  }
+
+  @Test
+  void aBacklogFitOverLittleOfTheWindowIsNotTrusted() {
+    // pendingRecords appeared 8 s into a 10 s window: 2 s of fit is too fragile.
+    Observations o =
+        new Observations(10).source("s", 1, 3000, 0, Optional.of(new Backlog(100, 50, 350, 3, 2)));
+    SourceDemand d = DemandEstimator.infer(o.get("s"), Optional.empty());
+    assertEquals(SourceDemand.Basis.OBSERVED, d.basis());
+    assertEquals(300, d.targetRate(), 1e-9);
+  }
+
+  @Test
+  void withoutBacklogBackPressureIsExtrapolated() {
+    // Blocked half of the 10 s: it would have emitted twice as much.
+    Observations o = new Observations(10).source("s", 1, 3000, 5000, Optional.empty());
+    SourceDemand d = DemandEstimator.infer(o.get("s"), Optional.empty());
+    assertEquals(SourceDemand.Basis.BACKPRESSURE_EXTRAPOLATED, d.basis());
+    assertEquals(600, d.targetRate(), 1e-9);
+  }
+
+  @Test
+  void withoutBacklogOrBackPressureDemandIsObserved() {
+    Observations o = new Observations(10).source("s", 2, 3000);
+    SourceDemand d = DemandEstimator.infer(o.get("s"), Optional.empty());
+    assertEquals(SourceDemand.Basis.OBSERVED, d.basis());
+    assertEquals(300, d.targetRate(), 1e-9);
+  }
+
+  @Test
+  void explicitDemandWins() {
+    Observations o =
+        new Observations(10).source("s", 1, 3000, 0, Optional.of(new Backlog(0, 999, 1299, 3, 10)));
+    SourceDemand d = DemandEstimator.explicit(o.get("s"), 1234);
+    assertEquals(SourceDemand.Basis.EXPLICIT, d.basis());
+    assertEquals(1234, d.targetRate(), 1e-9);
+  }
+
+  @Test
+  void aScenarioScalesInferredDemandButNotGivenRates() {
+    Observations o =
+        new Observations(10)
+            .source("s", 1, 3000, 6000, Optional.of(new Backlog(2000, 200, 500, 6, 10)))
+            .source("t", 1, 1000);
+    var graph =
+        io.ds2.core.graph.JobGraph.of(
+            java.util.List.of(
+                new io.ds2.core.graph.Vertex("s", "s", 128),
+                new io.ds2.core.graph.Vertex("t", "t", 128)),
+            java.util.List.of());
+    var demands =
+        DemandEstimator.demands(
+            graph,
+            o.window(),
+            new DemandScenario(java.util.Map.of("t", 42.0), 2),
+            Optional.empty());
+    assertEquals(1000, demands.get("s").targetRate(), 1e-9);
+    assertEquals(2, demands.get("s").scale(), 1e-9);
+    assertEquals(SourceDemand.Basis.BACKLOG, demands.get("s").basis());
+    assertEquals(42, demands.get("t").targetRate(), 1e-9);
+    assertEquals(1, demands.get("t").scale(), 1e-9);
+    org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class, () -> DemandScenario.scaled(0));
+    org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class, () -> DemandScenario.scaled(Double.NaN));
+  }
+
+  private static Backlog halves(double early, double late, double shiftTolerance) {
+    return new Backlog(
+        0,
+        0,
+        (early + late) / 2,
+        11,
+        10,
+        java.util.OptionalDouble.of(early),
+        java.util.OptionalDouble.of(late),
+        30,
+        shiftTolerance,
+        0);
+  }
+
+  @Test
+  void halvesApartByMoreThanATenthAndTheGaugesNoiseAreALoadChange() {
+    // A fresh gauge (no noise): 300 then 360/s is a change, 300 then 320/s is not.
+    assertEquals(
+        Optional.of(new SourceDemand.Shift(300, 360)), DemandEstimator.shift(halves(300, 360, 0)));
+    assertEquals(Optional.empty(), DemandEstimator.shift(halves(300, 320, 0)));
+    // A lagging Kafka source's stale gauge may put its halves 150/s apart at a steady load: only
+    // more than that is a change.
+    assertEquals(Optional.empty(), DemandEstimator.shift(halves(200, 350, 160)));
+    assertEquals(
+        Optional.of(new SourceDemand.Shift(300, 600)),
+        DemandEstimator.shift(halves(300, 600, 160)));
+  }
+}

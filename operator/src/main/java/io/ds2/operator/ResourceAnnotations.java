@@ -1,0 +1,99 @@
+package io.ds2.operator;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ds2.core.keyed.KeyedHistory;
+import io.ds2.core.scaler.SavedState;
+import io.ds2.core.scaler.StateStore;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * What ds2 keeps on one resource's annotations: the job's saved state (policy state, keyed history)
+ * as its {@link StateStore}, and the last decision. Values are set during a step and written by
+ * {@link #flush} in one merge patch, only those that changed, so a steady job costs no API call and
+ * a decision at most one.
+ */
+final class ResourceAnnotations implements StateStore {
+  private final Supplier<GenericKubernetesResource> current;
+  private final Resource<GenericKubernetesResource> resource;
+  private final EventRecorder events;
+  private final Map<String, String> written = new LinkedHashMap<>();
+  private final Map<String, String> pending = new LinkedHashMap<>();
+
+  ResourceAnnotations(
+      Supplier<GenericKubernetesResource> current,
+      Resource<GenericKubernetesResource> resource,
+      EventRecorder events) {
+    this.current = current;
+    this.resource = resource;
+    this.events = events;
+  }
+
+  /**
+   * What an earlier instance saved. A malformed keyed history is reported (Warning event) and
+   * ignored: keyed vertices then start from the next window, as after parallelism 1.
+   */
+  @Override
+  public SavedState load() {
+    GenericKubernetesResource r = current.get();
+    if (r == null) {
+      return SavedState.EMPTY;
+    }
+    Map<String, String> annotations = r.getMetadata().getAnnotations();
+    KeyedHistory keyed = KeyedHistory.empty();
+    Optional<KeyedHistoryAnnotation.Read> read = KeyedHistoryAnnotation.read(annotations);
+    if (read.isPresent() && read.get() instanceof KeyedHistoryAnnotation.Restored restored) {
+      keyed = restored.history();
+    } else if (read.isPresent() && read.get() instanceof KeyedHistoryAnnotation.Unreadable bad) {
+      events.warning(r, EventRecorder.Reason.InvalidAnnotation, bad.why());
+    }
+    if (annotations != null) {
+      for (String key : new String[] {PolicyStateAnnotation.KEY, KeyedHistoryAnnotation.KEY}) {
+        if (annotations.containsKey(key)) {
+          written.put(key, annotations.get(key));
+        }
+      }
+    }
+    return new SavedState(PolicyStateAnnotation.read(annotations), keyed);
+  }
+
+  @Override
+  public void save(SavedState state) {
+    state.policy().ifPresent(p -> set(PolicyStateAnnotation.KEY, PolicyStateAnnotation.write(p)));
+    set(KeyedHistoryAnnotation.KEY, KeyedHistoryAnnotation.write(state.keyed()));
+  }
+
+  /** Sets an annotation at the next {@link #flush}, if its value changed. */
+  void set(String key, String value) {
+    if (value.equals(written.get(key))) {
+      pending.remove(key);
+    } else {
+      pending.put(key, value);
+    }
+  }
+
+  /** Writes what changed since the last flush in one merge patch; kept for the next on failure. */
+  void flush() {
+    if (pending.isEmpty()) {
+      return;
+    }
+    ObjectNode patch = JsonNodeFactory.instance.objectNode();
+    ObjectNode annotations = patch.putObject("metadata").putObject("annotations");
+    pending.forEach(annotations::put);
+    try {
+      resource.patch(PatchContext.of(PatchType.JSON_MERGE), patch.toString());
+      written.putAll(pending);
+      pending.clear();
+    } catch (KubernetesClientException e) {
+      // Written with the next step's changes.
+    }
+  }
+}

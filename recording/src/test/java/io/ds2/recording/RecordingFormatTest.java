@@ -1,0 +1,135 @@
+package io.ds2.recording;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ds2.core.split.Split;
+import io.ds2.core.split.SplitOwnership;
+import io.ds2.core.window.JobSample;
+import io.ds2.core.window.SubtaskSample;
+import io.ds2.core.window.VertexSample;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RecordingFormatTest {
+  @TempDir Path dir;
+
+  @Test
+  void everyRecordReadsBackAsWritten() throws Exception {
+    for (String name : List.of("r.jsonl", "r.jsonl.gz")) {
+      Path file = ChainRecording.write(dir.resolve(name), 3, 100, 200);
+      try (RecordingReader r = RecordingReader.open(file, false)) {
+        assertEquals(ChainRecording.header(), r.header());
+        Recorded.Topology t = assertInstanceOf(Recorded.Topology.class, r.next().orElseThrow());
+        assertEquals(
+            ChainRecording.TOPOLOGY.graph().topologicalOrder(),
+            t.topology().graph().topologicalOrder());
+        assertEquals(ChainRecording.TOPOLOGY.graph().edges(), t.topology().graph().edges());
+        assertEquals(Map.of("src", 1, "op", 1), t.parallelism());
+        for (int i = 0; i <= 3; i++) {
+          Recorded.Sample s = assertInstanceOf(Recorded.Sample.class, r.next().orElseThrow());
+          assertEquals(ChainRecording.sample(i, 100, 200), s.sample());
+        }
+        Recorded.Event e = assertInstanceOf(Recorded.Event.class, r.next().orElseThrow());
+        assertEquals("problem", e.kind());
+        assertEquals(Optional.empty(), r.next());
+      }
+    }
+  }
+
+  @Test
+  void aMissingMetricIsNullNeverZero() throws Exception {
+    SubtaskSample missing =
+        new SubtaskSample(
+            0,
+            OptionalDouble.empty(),
+            OptionalDouble.of(5),
+            OptionalDouble.empty(),
+            OptionalDouble.of(1),
+            OptionalDouble.of(0));
+    JobSample s =
+        new JobSample(
+            Instant.ofEpochMilli(1000),
+            "RUNNING",
+            Instant.EPOCH,
+            OptionalLong.empty(),
+            Map.of(
+                "v",
+                new VertexSample("v", "RUNNING", 1, List.of(missing), OptionalDouble.empty())));
+    Path file = dir.resolve("m.jsonl");
+    try (RecordingWriter w = RecordingWriter.create(file)) {
+      w.write(ChainRecording.header());
+      w.write(new Recorded.Sample(s));
+    }
+    String line = Files.readAllLines(file, StandardCharsets.UTF_8).get(1);
+    assertTrue(line.contains("\"numRecordsIn\":[null]"), line);
+    assertTrue(line.contains("\"pendingRecords\":null"), line);
+    assertTrue(line.contains("\"numRestarts\":null"), line);
+    try (RecordingReader r = RecordingReader.open(file, false)) {
+      assertEquals(s, ((Recorded.Sample) r.next().orElseThrow()).sample());
+    }
+  }
+
+  @Test
+  void unknownFieldsAndRecordTypesAreIgnored() throws Exception {
+    Path file = ChainRecording.write(dir.resolve("u.jsonl"), 2, 100, 200);
+    List<String> lines = new java.util.ArrayList<>(Files.readAllLines(file));
+    lines.add(2, "{\"type\":\"annotation\",\"timeMs\":1,\"text\":\"from a later writer\"}");
+    lines.set(3, lines.get(3).replaceFirst("\\{", "{\"extra\":{\"nested\":[1,2]},"));
+    Files.write(file, lines);
+    try (RecordingReader r = RecordingReader.open(file, false)) {
+      int records = 0;
+      while (r.next().isPresent()) {
+        records++;
+      }
+      assertEquals(1 + 3 + 1, records);
+    }
+  }
+
+  @Test
+  void theSplitsEachSourceSubtaskReadsReadBack() throws Exception {
+    SplitOwnership splits =
+        new SplitOwnership(
+            List.of(
+                List.of(new Split("orders_v1", 0), new Split("orders_v1", 2)),
+                List.of(new Split("orders_v1", 1))));
+    SubtaskSample a = SubtaskSample.of(0, 10, 10, 5, 5, 0);
+    SubtaskSample b = SubtaskSample.of(1, 10, 10, 5, 5, 0);
+    JobSample s =
+        new JobSample(
+            Instant.ofEpochMilli(1000),
+            "RUNNING",
+            Instant.EPOCH,
+            OptionalLong.of(0),
+            Map.of(
+                "v",
+                new VertexSample(
+                    "v", "RUNNING", 2, List.of(a, b), OptionalDouble.of(3), Optional.of(splits))));
+    Path file = dir.resolve("s.jsonl");
+    try (RecordingWriter w = RecordingWriter.create(file)) {
+      w.write(ChainRecording.header());
+      w.write(new Recorded.Sample(s));
+    }
+    try (RecordingReader r = RecordingReader.open(file, false)) {
+      VertexSample read = ((Recorded.Sample) r.next().orElseThrow()).sample().vertices().get("v");
+      assertEquals(Optional.of(splits), read.splits());
+    }
+    // A recording made before sources were sized has none, and reads as before.
+    try (RecordingReader r =
+        RecordingReader.open(ChainRecording.write(dir.resolve("o.jsonl"), 1, 100, 200), false)) {
+      r.next();
+      Recorded.Sample old = (Recorded.Sample) r.next().orElseThrow();
+      assertTrue(old.sample().vertices().values().stream().allMatch(v -> v.splits().isEmpty()));
+    }
+  }
+}
