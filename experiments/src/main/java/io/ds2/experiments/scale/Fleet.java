@@ -5,6 +5,7 @@ import io.ds2.operator.Ds2Operator;
 import io.ds2.operator.EventRecorder;
 import io.ds2.operator.FlinkKinds;
 import io.ds2.operator.OperatorMetrics;
+import io.ds2.operator.StandInFlinkOperator;
 import io.ds2.testkit.FluidJob;
 import io.ds2.testkit.SimulatedFlink;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -52,7 +53,7 @@ final class Fleet implements AutoCloseable {
   private final OperatorMetrics metrics = new OperatorMetrics();
   private final EventRecorder events;
   private final Ds2Operator operator;
-  private final StandInOperator standIn;
+  private final StandInFlinkOperator standIn;
   private final Map<String, FluidJob> jobs = new ConcurrentHashMap<>();
   private final Map<String, Double> baseDemand = new ConcurrentHashMap<>();
   // Tears deleted jobs down after the Flink operator's usual delay (see remove).
@@ -103,7 +104,7 @@ final class Fleet implements AutoCloseable {
             .withEndpoints(
                 new io.ds2.operator.FlinkEndpoints(
                     List.of(flink.url()), java.util.Optional.empty()));
-    standIn = new StandInOperator(client, NS, jobs::get);
+    standIn = StandInFlinkOperator.forFleet(client, NS, jobs::get);
     for (int i = 0; i < n; i++) {
       add();
     }
@@ -159,7 +160,9 @@ final class Fleet implements AutoCloseable {
         .inNamespace(NS)
         .withName(name)
         .subresource("status")
-        .patch(PatchContext.of(PatchType.JSON_MERGE), StandInOperator.statusPatch(generation, id));
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            StandInFlinkOperator.statusPatch(generation, id));
     return name;
   }
 
