@@ -14,7 +14,7 @@ import io.ds2.recording.ReadErrors;
 import io.ds2.recording.RecordSource;
 import io.ds2.recording.Recorded;
 import io.ds2.recording.RecordingReader;
-import io.ds2.whatif.Ds2ReferenceLog;
+import io.ds2.whatif.ReferenceLog;
 import io.ds2.whatif.WhatIf;
 import io.ds2.whatif.WhatIfHtml;
 import io.ds2.whatif.WhatIfJson;
@@ -62,10 +62,10 @@ final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
     Path recording;
 
     @ArgGroup(exclusive = false)
-    Ds2Logs ds2;
+    ReferenceLogs ds2;
   }
 
-  static final class Ds2Logs {
+  static final class ReferenceLogs {
     @Option(
         names = "--ds2-topology",
         required = true,
@@ -131,8 +131,8 @@ final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
     PrintWriter out = spec.commandLine().getOut();
     StderrProgress progress = new StderrProgress(spec.commandLine().getErr());
     try (RecordSource source = open()) {
-      Ds2Options options = optionsFor(source.header(), source instanceof Ds2ReferenceLog);
-      if (source instanceof Ds2ReferenceLog log) {
+      Ds2Options options = optionsFor(source.header(), source instanceof ReferenceLog);
+      if (source instanceof ReferenceLog log) {
         log.singleWindowLasts(options.window());
       }
       Map<String, Double> given = new HashMap<>();
@@ -150,7 +150,7 @@ final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
                 source
                     .header()
                     .config()
-                    .path(Ds2ReferenceLog.SOURCE_RATES)
+                    .path(ReferenceLog.SOURCE_RATES)
                     .properties()
                     .forEach(e -> given.put(e.getKey(), e.getValue().asDouble() * scale));
                 given.putAll(sources.resolve(graph));
@@ -294,7 +294,7 @@ final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
     if (input.recording != null) {
       return RecordingReader.open(input.recording, skipBadLines);
     }
-    return Ds2ReferenceLog.open(
+    return ReferenceLog.open(
         input.ds2.topology, input.ds2.rates, input.ds2.sourceRates, skipBadLines);
   }
 

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ds2.core.estimate.DemandEstimator;
-import io.ds2.core.estimate.Ds2Model;
 import io.ds2.core.estimate.Estimate;
+import io.ds2.core.estimate.RateModel;
 import io.ds2.core.estimate.SourceDemand;
 import io.ds2.core.estimate.VertexEstimate;
 import io.ds2.core.graph.Vertex;
@@ -106,7 +106,7 @@ class FlinkRestIntegrationTest {
     }
     Map<String, Integer> oracle = SPEC.oracle();
     for (Map<String, SourceDemand> demands : java.util.List.of(inferred, given)) {
-      Estimate est = Ds2Model.estimate(topology.graph(), window, demands, options);
+      Estimate est = RateModel.estimate(topology.graph(), window, demands, options);
       for (VertexEstimate v : est.vertices()) { // sources included: they are sized too
         assertEquals(
             oracle.get(v.name()),

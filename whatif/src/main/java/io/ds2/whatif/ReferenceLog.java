@@ -38,7 +38,7 @@ import java.util.OptionalLong;
  * Source rates become explicit demands ({@link #SOURCE_RATES} in the header's config). Streams the
  * rates log, holding only windows some instance has not reported yet.
  */
-public final class Ds2ReferenceLog implements RecordSource {
+public final class ReferenceLog implements RecordSource {
   /** Header config field: records/s per source vertex from the source-rates file. */
   public static final String SOURCE_RATES = "ds2SourceRates";
 
@@ -51,10 +51,10 @@ public final class Ds2ReferenceLog implements RecordSource {
   private final JobTopology topology;
   private final Map<String, Integer> instances;
   private final Recorded.Header header;
-  private final Map<String, ArrayDeque<Ds2Rates.Line>> queued = new LinkedHashMap<>();
+  private final Map<String, ArrayDeque<ReferenceRates.Line>> queued = new LinkedHashMap<>();
   private final ArrayDeque<Recorded> ready = new ArrayDeque<>();
-  private final Ds2Rates.Counters counters;
-  private List<Ds2Rates.Line> pendingEpoch;
+  private final ReferenceRates.Counters counters;
+  private List<ReferenceRates.Line> pendingEpoch;
   private Duration lastLength = Duration.ZERO;
   private Duration singleWindow = Duration.ofSeconds(30);
   private long line;
@@ -67,7 +67,7 @@ public final class Ds2ReferenceLog implements RecordSource {
   private Instant firstStart;
   private boolean ended;
 
-  private Ds2ReferenceLog(
+  private ReferenceLog(
       Path ratesPath,
       BufferedReader rates,
       boolean skipBadLines,
@@ -79,7 +79,7 @@ public final class Ds2ReferenceLog implements RecordSource {
     this.skipBadLines = skipBadLines;
     this.topology = topology;
     this.instances = instances;
-    this.counters = new Ds2Rates.Counters(topology.graph());
+    this.counters = new ReferenceRates.Counters(topology.graph());
     this.header =
         new Recorded.Header(
             RecordingFormat.VERSION,
@@ -96,16 +96,16 @@ public final class Ds2ReferenceLog implements RecordSource {
   /**
    * @throws RecordingFormatException if a file is missing or the topology or source rates are bad
    */
-  public static Ds2ReferenceLog open(
+  public static ReferenceLog open(
       Path topologyCsv, Path ratesLog, Path sourceRatesCsv, boolean skipBadLines) {
     Map<String, Integer> instances = new LinkedHashMap<>();
     Map<String, String> names = new LinkedHashMap<>();
     List<Edge> edges = new ArrayList<>();
-    for (Ds2Rates.CsvLine l : Ds2Rates.csv(topologyCsv, 6)) {
+    for (ReferenceRates.CsvLine l : ReferenceRates.csv(topologyCsv, 6)) {
       String[] f = l.fields();
       for (int side = 0; side < 2; side++) {
         String id = f[side * 3];
-        int n = Ds2Rates.positiveInt(f[side * 3 + 2], l.where() + ": instances of " + id);
+        int n = ReferenceRates.positiveInt(f[side * 3 + 2], l.where() + ": instances of " + id);
         names.putIfAbsent(id, f[side * 3 + 1]);
         Integer old = instances.putIfAbsent(id, n);
         if (old != null && old != n) {
@@ -127,18 +127,18 @@ public final class Ds2ReferenceLog implements RecordSource {
     ObjectNode config = RecordingFormat.MAPPER.createObjectNode();
     ObjectNode given = config.putObject(SOURCE_RATES);
     if (sourceRatesCsv != null) {
-      for (Ds2Rates.CsvLine l : Ds2Rates.csv(sourceRatesCsv, 2)) {
+      for (ReferenceRates.CsvLine l : ReferenceRates.csv(sourceRatesCsv, 2)) {
         String id = l.fields()[0];
         if (!graph.vertex(id).map(v -> graph.isSource(v.id())).orElse(false)) {
           throw new RecordingFormatException(l.where() + ": " + id + " is not a source operator");
         }
-        double perInstance = Ds2Rates.rate(l.fields()[1], l.where() + ": rate of " + id);
+        double perInstance = ReferenceRates.rate(l.fields()[1], l.where() + ": rate of " + id);
         given.put(id, perInstance * instances.get(id));
       }
     }
     try {
       BufferedReader reader = Files.newBufferedReader(ratesLog, StandardCharsets.UTF_8);
-      return new Ds2ReferenceLog(
+      return new ReferenceLog(
           ratesLog,
           reader,
           skipBadLines,
@@ -219,7 +219,7 @@ public final class Ds2ReferenceLog implements RecordSource {
       return;
     }
     try {
-      Ds2Rates.Line l = Ds2Rates.parse(text, ratesPath + ":" + line, instances);
+      ReferenceRates.Line l = ReferenceRates.parse(text, ratesPath + ":" + line, instances);
       if (!queued.containsKey(l.operator() + "#" + l.instance())
           && queued.keySet().stream().filter(k -> k.startsWith(l.operator() + "#")).count()
               >= instances.get(l.operator())) {
@@ -250,7 +250,7 @@ public final class Ds2ReferenceLog implements RecordSource {
   private void formEpochs() {
     int all = instances.values().stream().mapToInt(Integer::intValue).sum();
     while (queued.size() == all && queued.values().stream().noneMatch(ArrayDeque::isEmpty)) {
-      List<Ds2Rates.Line> epoch = new ArrayList<>();
+      List<ReferenceRates.Line> epoch = new ArrayList<>();
       queued.values().forEach(q -> epoch.add(q.poll()));
       if (pendingEpoch != null) {
         Duration length = Duration.between(start(pendingEpoch), start(epoch));
@@ -264,7 +264,7 @@ public final class Ds2ReferenceLog implements RecordSource {
                   + " does not follow "
                   + start(pendingEpoch));
         }
-        List<Ds2Rates.Line> window = pendingEpoch;
+        List<ReferenceRates.Line> window = pendingEpoch;
         pendingEpoch = epoch;
         lastLength = length;
         try {
@@ -288,9 +288,11 @@ public final class Ds2ReferenceLog implements RecordSource {
   }
 
   /** Instances of one window that start further apart than the window are not one window. */
-  private void checkSpread(List<Ds2Rates.Line> epoch, Duration length) {
-    Ds2Rates.Line latest =
-        epoch.stream().max(java.util.Comparator.comparing(Ds2Rates.Line::start)).orElseThrow();
+  private void checkSpread(List<ReferenceRates.Line> epoch, Duration length) {
+    ReferenceRates.Line latest =
+        epoch.stream()
+            .max(java.util.Comparator.comparing(ReferenceRates.Line::start))
+            .orElseThrow();
     Duration spread = Duration.between(start(epoch), latest.start());
     if (spread.compareTo(length) > 0) {
       throw new RecordingFormatException(
@@ -307,8 +309,8 @@ public final class Ds2ReferenceLog implements RecordSource {
     }
   }
 
-  private static Instant start(List<Ds2Rates.Line> epoch) {
-    return epoch.stream().map(Ds2Rates.Line::start).min(Instant::compareTo).orElseThrow();
+  private static Instant start(List<ReferenceRates.Line> epoch) {
+    return epoch.stream().map(ReferenceRates.Line::start).min(Instant::compareTo).orElseThrow();
   }
 
   /**
@@ -316,7 +318,7 @@ public final class Ds2ReferenceLog implements RecordSource {
    * could not be formed, the next starts a new run (as after a restart), so no window spans the
    * gap.
    */
-  private void emit(List<Ds2Rates.Line> epoch, Duration length) {
+  private void emit(List<ReferenceRates.Line> epoch, Duration length) {
     Instant start = start(epoch);
     if (!topologySent) {
       firstStart = start;

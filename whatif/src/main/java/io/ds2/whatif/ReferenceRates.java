@@ -17,8 +17,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** Parsing of the DS2 reference's CSV files and rate lines, and the counters built from them. */
-final class Ds2Rates {
-  private Ds2Rates() {}
+final class ReferenceRates {
+  private ReferenceRates() {}
 
   /** One non-comment CSV line, split and trimmed; {@code where} is {@code file:line}. */
   record CsvLine(String where, String[] fields) {}

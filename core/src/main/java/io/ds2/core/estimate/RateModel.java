@@ -38,8 +38,8 @@ import java.util.function.IntToDoubleFunction;
  * range, so from pi(v) upward the smallest parallelism at which the busiest subtask keeps up is
  * taken ({@link KeyedEstimate}).
  */
-public final class Ds2Model {
-  private Ds2Model() {}
+public final class RateModel {
+  private RateModel() {}
 
   /**
    * The estimate for a window: each source's demand is the scenario's rate where given, else

@@ -69,7 +69,7 @@ final class SourceEstimate {
       reasons.add(
           new Reason(
               ReasonCode.SOURCE_NOT_SCALED,
-              unusable.get() + "; keeping its parallelism; demand " + Ds2Model.rate(demand)));
+              unusable.get() + "; keeping its parallelism; demand " + RateModel.rate(demand)));
       return estimate(
           v,
           obs,

@@ -1,8 +1,8 @@
 package io.ds2.core.scaler;
 
 import io.ds2.core.estimate.DemandScenario;
-import io.ds2.core.estimate.Ds2Model;
 import io.ds2.core.estimate.Estimate;
+import io.ds2.core.estimate.RateModel;
 import io.ds2.core.graph.JobGraph;
 import io.ds2.core.keyed.KeyedHistory;
 import io.ds2.core.options.Ds2Options;
@@ -163,7 +163,7 @@ public final class JobScaler {
 
   private Step decide(ScalerInput.Sampled s, WindowAssembly.Ready ready, Instant now) {
     Estimate estimate =
-        Ds2Model.estimateFor(
+        RateModel.estimateFor(
             s.graph(), ready.window(), demand, policy.estimateOptions(), keyedHistory);
     keyedHistory = estimate.keyedHistory();
     Decision decision = policy.decide(s.graph(), estimate, s.capacity(), now);

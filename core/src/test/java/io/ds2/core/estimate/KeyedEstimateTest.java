@@ -38,7 +38,7 @@ class KeyedEstimateTest {
 
   /** The estimate of w in s -HASH-> w at defaults, sized for {@code rate} records/s. */
   private static VertexEstimate keyedWork(Observations o, double rate) {
-    return Ds2Model.estimate(
+    return RateModel.estimate(
             graph(List.of("s", "w"), keyed("s", "w")),
             o.window(),
             demand(o, "s", rate),
@@ -149,12 +149,12 @@ class KeyedEstimateTest {
     Observations at5 =
         new Observations(10).source("s", 1, 4500).operator("w", keyedAt(truth, 5, 450, 100));
     Estimate first =
-        Ds2Model.estimate(g, at5.window(), demand(at5, "s", 450), Ds2Options.defaults());
+        RateModel.estimate(g, at5.window(), demand(at5, "s", 450), Ds2Options.defaults());
     assertEquals(8, first.vertex("w").orElseThrow().recommendedParallelism());
     Observations at7 =
         new Observations(10).source("s", 1, 4500).operator("w", keyedAt(truth, 7, 450, 100));
     Estimate second =
-        Ds2Model.estimate(
+        RateModel.estimate(
             g, at7.window(), demand(at7, "s", 450), Ds2Options.defaults(), first.keyedHistory());
     VertexEstimate w = second.vertex("w").orElseThrow();
     assertEquals(8, w.recommendedParallelism());
@@ -162,7 +162,7 @@ class KeyedEstimateTest {
     // Here p=7's view alone says as much (its subtask 0 holds 8's subtask 0): the two agree.
     assertEquals(
         8,
-        Ds2Model.estimate(g, at7.window(), demand(at7, "s", 450), Ds2Options.defaults())
+        RateModel.estimate(g, at7.window(), demand(at7, "s", 450), Ds2Options.defaults())
             .vertex("w")
             .orElseThrow()
             .recommendedParallelism());
@@ -180,7 +180,7 @@ class KeyedEstimateTest {
     Observations o =
         new Observations(10).source("s", 1, 5000).operator("w", keyedAt(truth, 8, 500, 100));
     VertexEstimate w =
-        Ds2Model.estimate(g, o.window(), demand(o, "s", 500), Ds2Options.defaults())
+        RateModel.estimate(g, o.window(), demand(o, "s", 500), Ds2Options.defaults())
             .vertex("w")
             .orElseThrow();
     assertEquals(5, w.recommendedParallelism(), "never climbs towards max parallelism for it");
@@ -218,7 +218,7 @@ class KeyedEstimateTest {
             .operator("f", subtasks)
             .operator("r", 5, 3571.43, 0, 35_714.3);
     Estimate est =
-        Ds2Model.estimate(
+        RateModel.estimate(
             graph(
                 List.of("s", "k", "f", "r"),
                 keyed("s", "k"),

@@ -23,7 +23,7 @@ import net.jqwik.api.Provide;
  * Under DS2's assumption (per-instance capacity 1/cost, linear in parallelism) the recommendation
  * sustains the target and is minimal, for random DAGs observed at random operating points.
  */
-class Ds2ModelPropertiesTest {
+class RateModelPropertiesTest {
 
   /** A random DAG: sources, then operators each reading 1-2 earlier vertices. */
   record Scenario(
@@ -97,7 +97,7 @@ class Ds2ModelPropertiesTest {
       obs.operator("v" + id, (int) op[2], records, records * op[1], records * op[0] * 1000);
     }
     Estimate est =
-        Ds2Model.estimate(
+        RateModel.estimate(
             JobGraph.of(vertices, edges), obs.window(), demands, Ds2Options.defaults());
     for (int k = 0; k < sc.operators().size(); k++) {
       int id = sc.sources() + k;

@@ -15,7 +15,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Hand-worked DS2 examples; every number below is computed in the comments. */
-class Ds2ModelTest {
+class RateModelTest {
   private static JobGraph graph(List<String> ids, Edge... edges) {
     return JobGraph.of(
         ids.stream().map(id -> new Vertex(id, id, 128)).toList(), Arrays.asList(edges));
@@ -45,7 +45,7 @@ class Ds2ModelTest {
             .operator("a", 2, 3000, 6000, 6000)
             .operator("b", 1, 6000, 0, 4000);
     Estimate est =
-        Ds2Model.estimate(
+        RateModel.estimate(
             graph(List.of("s", "a", "b"), e("s", "a"), e("a", "b")),
             o.window(),
             demand(o, "s", 1000),
@@ -80,7 +80,7 @@ class Ds2ModelTest {
             "s1", DemandEstimator.explicit(o.get("s1"), 600),
             "s2", DemandEstimator.explicit(o.get("s2"), 400));
     Estimate est =
-        Ds2Model.estimate(
+        RateModel.estimate(
             graph(List.of("s1", "s2", "j"), e("s1", "j"), e("s2", "j")),
             o.window(),
             demands,
@@ -100,7 +100,7 @@ class Ds2ModelTest {
             .operator("a", 1, 500, 500, 2000)
             .operator("b", 1, 500, 500, 500);
     Estimate est =
-        Ds2Model.estimate(
+        RateModel.estimate(
             graph(List.of("s", "a", "b"), e("s", "a"), e("s", "b")),
             o.window(),
             demand(o, "s", 900),
@@ -115,7 +115,7 @@ class Ds2ModelTest {
     // 500 rec/s per instance at 80 %: 1000 / 400 = 2.5 -> 3.
     Observations o = new Observations(10).source("s", 1, 1000).operator("a", 1, 1000, 0, 2000);
     Estimate est =
-        Ds2Model.estimate(
+        RateModel.estimate(
             graph(List.of("s", "a"), e("s", "a")),
             o.window(),
             demand(o, "s", 1000),
@@ -143,7 +143,7 @@ class Ds2ModelTest {
             .operator("b", 1, 1000, 0, 100)
             .operator("c", 1, 1000, 0, 10_000);
     Estimate est =
-        Ds2Model.estimate(
+        RateModel.estimate(
             g,
             o.window(),
             demand(o, "s", 1000),
@@ -167,7 +167,7 @@ class Ds2ModelTest {
     // Floating-point noise above an integer: 3 instances' worth must stay 3.
     Observations o = new Observations(3).source("s", 1, 900).operator("a", 1, 900, 0, 9000);
     Estimate est =
-        Ds2Model.estimate(
+        RateModel.estimate(
             graph(List.of("s", "a"), e("s", "a")),
             o.window(),
             demand(o, "s", (0.1 + 0.2) * 1000), // 300.00000000000006 / 100 per instance
@@ -183,7 +183,7 @@ class Ds2ModelTest {
             .operator("a", 2, 0, 0, 0)
             .operator("b", 3, 0, 0, 0);
     Estimate est =
-        Ds2Model.estimate(
+        RateModel.estimate(
             graph(List.of("s", "a", "b"), e("s", "a"), e("a", "b")),
             o.window(),
             demand(o, "s", 100),
@@ -203,7 +203,7 @@ class Ds2ModelTest {
   void recordsWithoutBusyTimeNeedOnlyTheMinimum() {
     Observations o = new Observations(10).source("s", 1, 1000).operator("a", 3, 1000, 1000, 0);
     Estimate est =
-        Ds2Model.estimate(
+        RateModel.estimate(
             graph(List.of("s", "a"), e("s", "a")),
             o.window(),
             demand(o, "s", 100),
@@ -218,7 +218,7 @@ class Ds2ModelTest {
   void zeroDemandNeedsTheMinimum() {
     Observations o = new Observations(10).source("s", 1, 0).operator("a", 3, 0, 0, 0);
     Estimate est =
-        Ds2Model.estimate(
+        RateModel.estimate(
             graph(List.of("s", "a"), e("s", "a")),
             o.window(),
             demand(o, "s", 0),

@@ -41,7 +41,7 @@ class SourceEstimateTest {
   private static Estimate estimate(
       Observations o, double demand, Map<String, Integer> splits, KeyedHistory history) {
     o.operator("k", List.of(SubtaskSample.of(0, 1000, 0, 1000, 9000, 0)));
-    return Ds2Model.estimate(
+    return RateModel.estimate(
         GRAPH,
         o.window(),
         Map.of("s", DemandEstimator.explicit(o.get("s"), demand)),

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ds2.core.Observations;
 import io.ds2.core.estimate.DemandEstimator;
-import io.ds2.core.estimate.Ds2Model;
 import io.ds2.core.estimate.Estimate;
+import io.ds2.core.estimate.RateModel;
 import io.ds2.core.estimate.ReasonCode;
 import io.ds2.core.graph.Edge;
 import io.ds2.core.graph.JobGraph;
@@ -62,7 +62,7 @@ class CapacityShortfallTest {
                 bp * SECONDS * 1000,
                 Optional.of(new Backlog(5000, 400 - emitted, 400, 30, SECONDS)))
             .operator("w", 3, records, records, 3 * busy * SECONDS * 1000);
-    return Ds2Model.estimate(
+    return RateModel.estimate(
         GRAPH,
         obs.window(),
         Map.of("s", DemandEstimator.infer(obs.get("s"), Optional.empty())),

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ds2.core.Observations;
 import io.ds2.core.estimate.DemandEstimator;
-import io.ds2.core.estimate.Ds2Model;
 import io.ds2.core.estimate.Estimate;
+import io.ds2.core.estimate.RateModel;
 import io.ds2.core.estimate.Reason;
 import io.ds2.core.estimate.ReasonCode;
 import io.ds2.core.graph.Edge;
@@ -39,7 +39,7 @@ class PointwiseInputsTest {
 
   private static VertexDecisionView decide(JobGraph graph, Observations o, double rate) {
     Estimate e =
-        Ds2Model.estimate(
+        RateModel.estimate(
             graph, o.window(), Map.of("s", DemandEstimator.explicit(o.get("s"), rate)), OPTIONS);
     Decision d = new ScalingPolicy(OPTIONS).decide(graph, e, java.time.Instant.EPOCH);
     return new VertexDecisionView(d);

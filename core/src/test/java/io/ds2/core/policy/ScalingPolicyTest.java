@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ds2.core.Observations;
 import io.ds2.core.estimate.DemandEstimator;
-import io.ds2.core.estimate.Ds2Model;
 import io.ds2.core.estimate.Estimate;
+import io.ds2.core.estimate.RateModel;
 import io.ds2.core.estimate.Reason;
 import io.ds2.core.estimate.ReasonCode;
 import io.ds2.core.graph.Edge;
@@ -61,7 +61,7 @@ class ScalingPolicyTest {
         new Observations(30)
             .source("s", 1, processed)
             .operator("w", p, processed, processed, processed * cost * 1000);
-    return Ds2Model.estimate(
+    return RateModel.estimate(
         graph, obs.window(), Map.of("s", DemandEstimator.explicit(obs.get("s"), rate)), o);
   }
 
@@ -207,7 +207,7 @@ class ScalingPolicyTest {
     Decision d =
         policy.decide(
             GRAPH,
-            Ds2Model.estimate(
+            RateModel.estimate(
                 GRAPH,
                 obs.window(),
                 Map.of("s", DemandEstimator.explicit(obs.get("s"), 1000)),
@@ -332,7 +332,7 @@ class ScalingPolicyTest {
                         java.util.OptionalDouble.of(late))))
             .operator("w", 1, processed, processed, processed * cost * 1000);
     Estimate e =
-        Ds2Model.estimate(
+        RateModel.estimate(
             GRAPH,
             obs.window(),
             Map.of("s", DemandEstimator.infer(obs.get("s"), java.util.Optional.empty())),

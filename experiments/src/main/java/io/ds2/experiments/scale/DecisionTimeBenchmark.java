@@ -1,8 +1,8 @@
 package io.ds2.experiments.scale;
 
 import io.ds2.core.estimate.DemandScenario;
-import io.ds2.core.estimate.Ds2Model;
 import io.ds2.core.estimate.Estimate;
+import io.ds2.core.estimate.RateModel;
 import io.ds2.core.graph.Edge;
 import io.ds2.core.graph.JobGraph;
 import io.ds2.core.graph.Vertex;
@@ -75,7 +75,7 @@ public final class DecisionTimeBenchmark {
         long t0 = System.nanoTime();
         ObservationWindow w = ((WindowResult.Ready) builder.build(graph, samples)).window();
         long t1 = System.nanoTime();
-        Estimate e = Ds2Model.estimateFor(graph, w, DemandScenario.measured(), options, history);
+        Estimate e = RateModel.estimateFor(graph, w, DemandScenario.measured(), options, history);
         history = e.keyedHistory();
         long t2 = System.nanoTime();
         policy.decide(graph, e, T0.plusSeconds(30));

@@ -65,7 +65,7 @@ public final class Controllers {
     return switch (name) {
       case "ds2" + AT_COMMON_TARGET -> new LoopController(name, () -> new ScalingPolicy(common));
       case "ds2-paper" + AT_COMMON_TARGET ->
-          new LoopController(name, () -> new Ds2PaperPolicy(common));
+          new LoopController(name, () -> new PaperPolicy(common));
       case "flink-as-1.10" + AT_COMMON_TARGET -> FlinkAutoscaler110.atTarget(name, COMMON_TARGET);
       case "ds2" -> new LoopController("ds2", () -> new ScalingPolicy(o));
       case DEFAULTS + AT_COMMON_TARGET ->
@@ -77,7 +77,7 @@ public final class Controllers {
                           .with(Map.of(Ds2Options.TARGET_UTILIZATION, COMMON_TARGET))));
       case FLINK_DOCUMENTED -> FlinkAutoscaler110.documented(name);
       case DEFAULTS -> new LoopController(DEFAULTS, () -> new ScalingPolicy(Ds2Options.defaults()));
-      case "ds2-paper" -> new LoopController("ds2-paper", () -> new Ds2PaperPolicy(o));
+      case "ds2-paper" -> new LoopController("ds2-paper", () -> new PaperPolicy(o));
       case "flink-as-1.10-matched" -> FlinkAutoscaler110.matched();
       case "flink-as-1.10" -> FlinkAutoscaler110.defaults();
       default ->

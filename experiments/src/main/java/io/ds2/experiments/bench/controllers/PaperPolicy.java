@@ -27,11 +27,11 @@ import java.util.Map;
  * assumes every vertex's input spreads evenly over its subtasks, so a keyed vertex gets DS2's
  * bound, not ds2's key-group sizing.
  */
-public final class Ds2PaperPolicy implements DecisionPolicy {
+public final class PaperPolicy implements DecisionPolicy {
   private final Ds2Options options;
   private int windowsAsking;
 
-  public Ds2PaperPolicy(Ds2Options options) {
+  public PaperPolicy(Ds2Options options) {
     this.options = options;
   }
 
