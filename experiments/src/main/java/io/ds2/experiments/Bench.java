@@ -144,10 +144,30 @@ public final class Bench implements Runnable {
     @Option(names = "--out", description = "Directory for recordings, CSV, plots. Default: .")
     Path out = Path.of(".");
 
+    @Option(
+        names = "--feed",
+        description = "synthetic or kafka. Default: synthetic.",
+        defaultValue = "synthetic")
+    String feed;
+
+    @Option(
+        names = "--cluster",
+        description = "flink-defaults or tuned (see suite --help). Default: flink-defaults.",
+        defaultValue = "flink-defaults")
+    String cluster;
+
     @Override
     public Integer call() throws Exception {
       Files.createDirectories(out);
-      var r = ScenarioRun.run(Scenario.byName(scenario), Controllers.byName(controller), out);
+      boolean kafka = feed.equals("kafka");
+      var r =
+          ScenarioRun.run(
+              kafka ? Scenario.kafkaByName(scenario) : Scenario.byName(scenario),
+              Controllers.byName(controller),
+              out,
+              1,
+              kafka ? ScenarioRun.Feed.KAFKA : ScenarioRun.Feed.SYNTHETIC,
+              io.ds2.experiments.bench.ClusterSettings.of(cluster));
       System.out.println(SuiteReport.row(r));
       return 0;
     }

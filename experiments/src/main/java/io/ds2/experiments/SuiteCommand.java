@@ -1,5 +1,6 @@
 package io.ds2.experiments;
 
+import io.ds2.experiments.bench.ClusterSettings;
 import io.ds2.experiments.bench.Saso;
 import io.ds2.experiments.bench.Scenario;
 import io.ds2.experiments.bench.ScenarioRun;
@@ -38,7 +39,7 @@ final class SuiteCommand implements Callable<Integer> {
       names = "--out",
       description =
           "Default: experiments/results/suite (experiments/results/kafka-suite with --feed"
-              + " kafka).")
+              + " kafka), with -flink-defaults appended on a cluster at Flink's defaults.")
   Path out;
 
   @Option(
@@ -48,6 +49,14 @@ final class SuiteCommand implements Callable<Integer> {
               + " kafka (a broker the run starts, a producer per source, checkpointed"
               + " KafkaSources). Default: synthetic.")
   String feed = "synthetic";
+
+  @Option(
+      names = "--cluster",
+      description =
+          "flink-defaults (10 s metric refresh, default network buffers and cool-downs) or tuned"
+              + " (the earlier bench: 1 s refresh and cool-downs, small buffers with Kafka)."
+              + " Default: flink-defaults.")
+  String cluster = ClusterSettings.FLINK_DEFAULTS.label();
 
   @Option(
       names = "--repeats",
@@ -67,12 +76,19 @@ final class SuiteCommand implements Callable<Integer> {
               throw new CommandLine.ParameterException(
                   spec.commandLine(), "--feed must be synthetic or kafka, was " + feed);
         };
+    ClusterSettings settings;
+    try {
+      settings = ClusterSettings.of(cluster);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
     if (out == null) {
       out =
           Path.of(
-              source == ScenarioRun.Feed.KAFKA
-                  ? "experiments/results/kafka-suite"
-                  : "experiments/results/suite");
+              (source == ScenarioRun.Feed.KAFKA
+                      ? "experiments/results/kafka-suite"
+                      : "experiments/results/suite")
+                  + (settings == ClusterSettings.FLINK_DEFAULTS ? "-flink-defaults" : ""));
     }
     Files.createDirectories(out);
     List<Saso.Result> results = new ArrayList<>();
@@ -88,7 +104,7 @@ final class SuiteCommand implements Callable<Integer> {
       for (var s : list) {
         for (String c : smoke ? List.of("ds2") : controllers) {
           try {
-            var r = ScenarioRun.run(s, Controllers.byName(c), out, repeat, source);
+            var r = ScenarioRun.run(s, Controllers.byName(c), out, repeat, source, settings);
             System.out.println(SuiteReport.row(r));
             results.add(r);
             // Stored run by run: a long suite that fails late keeps what it measured.

@@ -10,8 +10,11 @@ import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * An in-process Flink cluster with its REST endpoint on a free loopback port, the adaptive
- * scheduler (REST rescale) and a 1 s metric fetch interval. Used by the demo and by tests.
+ * An in-process Flink cluster with its REST endpoint on a free loopback port and the adaptive
+ * scheduler (REST rescale). {@link #start} also shortens Flink's timings so a test or the demo
+ * settles in seconds: a 1 s metric fetch interval (Flink's default is 10 s) and 1 s adaptive-
+ * scheduler cool-downs; {@link #startAtFlinkDefaults} leaves them at Flink's defaults, as the
+ * benchmarks run it.
  */
 public final class LocalFlinkCluster implements AutoCloseable {
   /**
@@ -45,6 +48,23 @@ public final class LocalFlinkCluster implements AutoCloseable {
   /** As {@link #start(int)}, with Flink configuration {@code overrides} applied last. */
   public static LocalFlinkCluster start(int slotsPerTaskManager, Map<String, String> overrides)
       throws Exception {
+    return start(slotsPerTaskManager, true, overrides);
+  }
+
+  /**
+   * A cluster at Flink's defaults but for what an in-process cluster on loopback with REST
+   * rescaling needs: the adaptive scheduler and enough network memory for the jobs' channels (a
+   * MiniCluster's default is 64 MiB in all). Metric fetch interval (10 s), adaptive-scheduler
+   * cool-downs and network buffers per channel are Flink's; {@code overrides} applied last.
+   */
+  public static LocalFlinkCluster startAtFlinkDefaults(
+      int slotsPerTaskManager, Map<String, String> overrides) throws Exception {
+    return start(slotsPerTaskManager, false, overrides);
+  }
+
+  private static LocalFlinkCluster start(
+      int slotsPerTaskManager, boolean fastTimings, Map<String, String> overrides)
+      throws Exception {
     Map<String, String> conf = new HashMap<>();
     conf.put("rest.address", "127.0.0.1");
     conf.put("rest.bind-address", "127.0.0.1");
@@ -55,13 +75,15 @@ public final class LocalFlinkCluster implements AutoCloseable {
     conf.put("taskmanager.bind-host", "127.0.0.1");
     conf.put("taskmanager.host", "127.0.0.1");
     conf.put("jobmanager.scheduler", "adaptive");
-    conf.put("metrics.fetcher.update-interval", "1000");
-    // Short cooldowns so a rescale takes effect in seconds (1.20 and 2.x key names).
-    conf.put("jobmanager.adaptive-scheduler.scaling-interval.min", "1 s");
-    conf.put("jobmanager.adaptive-scheduler.resource-stabilization-timeout", "1 s");
-    conf.put("jobmanager.adaptive-scheduler.executing.cooldown-after-rescaling", "1 s");
-    conf.put("jobmanager.adaptive-scheduler.executing.resource-stabilization-timeout", "1 s");
-    conf.put("jobmanager.adaptive-scheduler.submission.resource-stabilization-timeout", "1 s");
+    if (fastTimings) {
+      conf.put("metrics.fetcher.update-interval", "1000");
+      // Short cooldowns so a rescale takes effect in seconds (1.20 and 2.x key names).
+      conf.put("jobmanager.adaptive-scheduler.scaling-interval.min", "1 s");
+      conf.put("jobmanager.adaptive-scheduler.resource-stabilization-timeout", "1 s");
+      conf.put("jobmanager.adaptive-scheduler.executing.cooldown-after-rescaling", "1 s");
+      conf.put("jobmanager.adaptive-scheduler.executing.resource-stabilization-timeout", "1 s");
+      conf.put("jobmanager.adaptive-scheduler.submission.resource-stabilization-timeout", "1 s");
+    }
     conf.put("taskmanager.memory.network.min", "128 mb");
     conf.put("taskmanager.memory.network.max", "128 mb");
     conf.putAll(overrides);

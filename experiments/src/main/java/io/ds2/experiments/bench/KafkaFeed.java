@@ -2,7 +2,6 @@ package io.ds2.experiments.bench;
 
 import io.ds2.workloads.JobSpec;
 import io.ds2.workloads.JobSpec.SourceSpec;
-import io.ds2.workloads.LocalFlinkCluster;
 import io.ds2.workloads.Workload;
 import io.ds2.workloads.kafka.KafkaBroker;
 import io.ds2.workloads.kafka.KafkaInput;
@@ -16,7 +15,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeSet;
 import java.util.function.LongFunction;
 
@@ -30,14 +28,6 @@ import java.util.function.LongFunction;
 final class KafkaFeed implements AutoCloseable {
   /** Checkpoints this often: offsets survive every rescale, at most this much is read twice. */
   static final Duration CHECKPOINT_INTERVAL = Duration.ofSeconds(3);
-
-  /**
-   * Few, small network buffers: an overloaded vertex back-pressures its source within seconds
-   * instead of hiding the overflow in buffers (the run's validity check tests that it did). Not
-   * debloated: at the fan-in's oracle, debloated buffers held the source 100 % back-pressured with
-   * no vertex more than 77 % busy.
-   */
-  static final Map<String, String> CLUSTER = LocalFlinkCluster.SMALL_NETWORK_BUFFERS;
 
   private final KafkaBroker broker;
   private final Workload job;

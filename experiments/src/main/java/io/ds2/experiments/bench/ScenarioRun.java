@@ -60,9 +60,21 @@ public final class ScenarioRun {
     return run(scenario, controller, dir, repeat, Feed.SYNTHETIC);
   }
 
-  /** As above, with the job's records from {@code feed}. */
+  /** As above, with the job's records from {@code feed}, on the earlier bench's cluster. */
   public static Saso.Result run(
       Scenario scenario, BenchController controller, Path dir, int repeat, Feed feed)
+      throws Exception {
+    return run(scenario, controller, dir, repeat, feed, ClusterSettings.TUNED);
+  }
+
+  /** As above, on a cluster configured as {@code cluster} says. */
+  public static Saso.Result run(
+      Scenario scenario,
+      BenchController controller,
+      Path dir,
+      int repeat,
+      Feed feed,
+      ClusterSettings cluster)
       throws Exception {
     String key = "bench-" + scenario.name() + "-" + controller.name();
     String base = scenario.name() + "__" + controller.name() + (repeat == 1 ? "" : "__r" + repeat);
@@ -72,13 +84,11 @@ public final class ScenarioRun {
     DecisionTimer timer = new DecisionTimer();
     Path brokerDir = feed == Feed.KAFKA ? Files.createTempDirectory("ds2-bench-kafka-") : null;
     try (KafkaFeed kafka = brokerDir == null ? null : KafkaFeed.start(scenario, brokerDir);
-        LocalFlinkCluster cluster =
-            LocalFlinkCluster.start(
-                scenario.slotsPerTaskManager(), kafka == null ? Map.of() : KafkaFeed.CLUSTER)) {
+        LocalFlinkCluster flink = cluster.start(scenario.slotsPerTaskManager(), feed)) {
       JobClient job =
-          cluster.submit(kafka == null ? scenario.job().withRateControl(key) : kafka.job());
+          flink.submit(kafka == null ? scenario.job().withRateControl(key) : kafka.job());
       String jobId = job.getJobID().toHexString();
-      FlinkRestClient rest = new FlinkRestClient(cluster.restUrl(), Duration.ofSeconds(10));
+      FlinkRestClient rest = new FlinkRestClient(flink.restUrl(), Duration.ofSeconds(10));
       JobSampler sampler = new JobSampler(rest, jobId, clock);
       JobTopology topology = awaitRunning(sampler);
       // What a user tells ds2 of a generator's splits; Kafka's metrics name its partitions.
@@ -90,7 +100,7 @@ public final class ScenarioRun {
               sampler,
               topology,
               SAMPLE,
-              recordedOptions(controller, feed),
+              recordedOptions(controller, feed, cluster),
               splits,
               clock)) {
         BenchRescaler rescaler =
@@ -240,10 +250,12 @@ public final class ScenarioRun {
   }
 
   /** The controller's ds2 options (for whatif to replay with), its name and the feed. */
-  private static Map<String, String> recordedOptions(BenchController controller, Feed feed) {
+  private static Map<String, String> recordedOptions(
+      BenchController controller, Feed feed, ClusterSettings cluster) {
     Map<String, String> o = new java.util.LinkedHashMap<>(controller.options());
     o.put("controller", controller.name());
     o.put("feed", feed.name().toLowerCase(Locale.ROOT));
+    o.put("cluster", cluster.label());
     return o;
   }
 }
