@@ -5,6 +5,8 @@ import io.ds2.core.policy.ScalingPolicy;
 import io.ds2.experiments.bench.BenchController;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** The controllers a suite compares, with matched settings. */
 public final class Controllers {
@@ -59,37 +61,60 @@ public final class Controllers {
         .toList();
   }
 
+  /** The DS2 paper's policy at ds2's default windows (30 s, activation 2): the same code. */
+  public static final String PAPER_DEFAULTS = "ds2-paper-defaults";
+
+  // A controller at another target utilization: its name, then -u and the target (ds2-u0.7).
+  private static final Pattern AT_TARGET = Pattern.compile("(.+)-u(0\\.\\d+|1\\.0)");
+
   public static BenchController byName(String name) {
+    Matcher m = AT_TARGET.matcher(name);
+    if (m.matches()) {
+      return atTarget(name, m.group(1), m.group(2));
+    }
     Ds2Options o = Ds2Options.fromMap(MATCHED);
-    Ds2Options common = o.with(Map.of(Ds2Options.TARGET_UTILIZATION, COMMON_TARGET));
     return switch (name) {
-      case "ds2" + AT_COMMON_TARGET -> new LoopController(name, () -> new ScalingPolicy(common));
-      case "ds2-paper" + AT_COMMON_TARGET ->
-          new LoopController(name, () -> new PaperPolicy(common));
-      case "flink-as-1.10" + AT_COMMON_TARGET -> FlinkAutoscaler110.atTarget(name, COMMON_TARGET);
       case "ds2" -> new LoopController("ds2", () -> new ScalingPolicy(o));
-      case DEFAULTS + AT_COMMON_TARGET ->
-          new LoopController(
-              name,
-              () ->
-                  new ScalingPolicy(
-                      Ds2Options.defaults()
-                          .with(Map.of(Ds2Options.TARGET_UTILIZATION, COMMON_TARGET))));
-      case FLINK_DOCUMENTED -> FlinkAutoscaler110.documented(name);
       case DEFAULTS -> new LoopController(DEFAULTS, () -> new ScalingPolicy(Ds2Options.defaults()));
+      case PAPER_DEFAULTS ->
+          new LoopController(PAPER_DEFAULTS, () -> new PaperPolicy(Ds2Options.defaults()));
+      case FLINK_DOCUMENTED -> FlinkAutoscaler110.documented(name);
       case "ds2-paper" -> new LoopController("ds2-paper", () -> new PaperPolicy(o));
       case "flink-as-1.10-matched" -> FlinkAutoscaler110.matched();
       case "flink-as-1.10" -> FlinkAutoscaler110.defaults();
-      default ->
-          throw new IllegalArgumentException(
-              "no controller "
-                  + name
-                  + "; known: "
-                  + names()
-                  + ", "
-                  + atCommonTarget()
-                  + ", flink-as-1.10, "
-                  + DEFAULTS);
+      default -> throw unknown(name);
     };
+  }
+
+  /** {@code base} at target utilization {@code target}, named {@code name}. */
+  private static BenchController atTarget(String name, String base, String target) {
+    Map<String, String> at = Map.of(Ds2Options.TARGET_UTILIZATION, target);
+    Ds2Options matched = Ds2Options.fromMap(MATCHED).with(at);
+    Ds2Options defaults = Ds2Options.defaults().with(at);
+    return switch (base) {
+      case "ds2" -> new LoopController(name, () -> new ScalingPolicy(matched));
+      case "ds2-paper" -> new LoopController(name, () -> new PaperPolicy(matched));
+      case DEFAULTS -> new LoopController(name, () -> new ScalingPolicy(defaults));
+      case PAPER_DEFAULTS -> new LoopController(name, () -> new PaperPolicy(defaults));
+      case "flink-as-1.10" -> FlinkAutoscaler110.atTarget(name, target);
+      case FLINK_DOCUMENTED -> FlinkAutoscaler110.documented(name, target);
+      default -> throw unknown(name);
+    };
+  }
+
+  private static IllegalArgumentException unknown(String name) {
+    return new IllegalArgumentException(
+        "no controller "
+            + name
+            + "; known: "
+            + names()
+            + ", "
+            + atCommonTarget()
+            + ", flink-as-1.10, "
+            + DEFAULTS
+            + ", "
+            + PAPER_DEFAULTS
+            + " (any of them at another target utilization with -u and the target, e.g."
+            + " ds2-defaults-u0.7)");
   }
 }

@@ -50,12 +50,17 @@ public final class FlinkAutoscaler110 implements BenchController {
    * 6 min after the job (re)started.
    */
   public static FlinkAutoscaler110 documented(String name) {
+    return documented(name, "0.6");
+  }
+
+  /** Its documentation's example at another target utilization (boundary 0.2 as there). */
+  public static FlinkAutoscaler110 documented(String name, String targetUtilization) {
     return new FlinkAutoscaler110(
         name,
         Map.of(
             "stabilization.interval", "1 min",
             "metrics.window", "5 min",
-            "target.utilization", "0.6",
+            "target.utilization", targetUtilization,
             "target.utilization.boundary", "0.2",
             "restart.time", "2 min",
             "catch-up.duration", "5 min"),
