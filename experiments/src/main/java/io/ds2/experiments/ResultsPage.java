@@ -43,6 +43,7 @@ final class ResultsPage {
 
         """);
     calibration(md, results.resolve("calibration.json"));
+    FlinkDefaultsSection.render(md, results.resolve("kafka-suite-flink-defaults"));
     KafkaSuiteSection.render(md, results.resolve("kafka-suite"));
     LongRunsSection.render(md, results.resolve("long-runs"));
     SuiteSection.render(md, results.resolve("suite"));
