@@ -36,9 +36,11 @@ final class FlinkDefaultsSection {
         buffers (32 KiB segments, 2 per channel and 8 floating per gate), the adaptive
         scheduler's cool-downs (a rescale at most every 30 s); only the adaptive scheduler (for
         the REST rescale) and the network memory a MiniCluster needs for the jobs' channels are
-        set. Jobs, topics and producers as in the Kafka-fed suite. Columns as there, plus
-        *slot-s / oracle* and *shortfall holds* (decisions held by `CAPACITY_SHORTFALL`, the rule
-        built on the tuned bench's tiny buffers).
+        set. Jobs, topics and producers as in the Kafka-fed suite. Columns as there, plus *behind
+        / judged*: per phase, seconds with the sources' lag growing by more than 1 % of the demand
+        (least-squares trend over the trailing minute), of the seconds after a 120 s warm-up (the
+        ShuffleBench/Theodolite criterion); *slot-s / oracle*; and *shortfall holds* (decisions
+        held by `CAPACITY_SHORTFALL`, the rule built on the tuned bench's tiny buffers).
 
         """);
     Path runs = dir.resolve("runs.json");
@@ -49,16 +51,27 @@ final class FlinkDefaultsSection {
       return;
     }
     KafkaSuiteSection.table(md, cells);
-    md.append("\n| scenario | controller | slot-s / oracle | shortfall holds / decisions |\n");
-    md.append("|---|---|---|---|\n");
+    md.append(
+        "\n| scenario | controller | behind / judged (s) | slot-s / oracle | shortfall holds /"
+            + " decisions |\n");
+    md.append("|---|---|---|---|---|\n");
     for (SuiteSection.Cell c : cells) {
       Saso.Result r = c.median();
       md.append(
           String.format(
               Locale.ROOT,
-              "| %s | %s | %.2f | %s |\n",
+              "| %s | %s | %s | %.2f | %s |\n",
               r.scenario(),
               r.controller(),
+              r.phases().stream()
+                  .map(
+                      p ->
+                          String.format(
+                              Locale.ROOT,
+                              "%.0f / %.0f",
+                              p.sloBehindSeconds(),
+                              p.sloJudgedSeconds()))
+                  .collect(Collectors.joining("; ")),
               r.slotSeconds() / r.oracleSlotSeconds(),
               shortfallHolds(dir, r).map(n -> n + " / " + r.decisions()).orElse("-")));
     }

@@ -34,7 +34,10 @@ public final class Saso {
    * sources within 30 s ({@link OverloadCheck}; false makes the run invalid), else null. {@code
    * peakLag} and {@code endLag}: the sources' backlog (records) at its highest in the phase and at
    * the phase's end. {@code feedBehindPeak}: on a Kafka feed, the most records the producers were
-   * behind their schedule in the phase (0: they kept to it); catching up, they burst.
+   * behind their schedule in the phase (0: they kept to it); catching up, they burst. {@code
+   * sloJudgedSeconds}, {@code sloBehindSeconds}: the lag-slope service level ({@link LagSlo}),
+   * seconds judged after the phase's warm-up and seconds among them with the lag growing by more
+   * than 1 % of the demand (0 and 0 in runs scored before it).
    */
   public record Phase(
       int index,
@@ -50,7 +53,9 @@ public final class Saso {
       Boolean overloadShown,
       double peakLag,
       double endLag,
-      double feedBehindPeak) {}
+      double feedBehindPeak,
+      double sloJudgedSeconds,
+      double sloBehindSeconds) {}
 
   public record Result(
       String scenario,
@@ -241,6 +246,8 @@ public final class Saso {
         overshoot = Math.max(overshoot, (sum - oracleSum) / (double) oracleSum);
         peakLag = Math.max(peakLag, p.pending());
       }
+      LagSlo.Verdict slo =
+          LagSlo.of(points, i, from, to, s.job().baseRate() * s.phases().get(i).factor());
       phases.add(
           new Phase(
               i,
@@ -256,7 +263,9 @@ public final class Saso {
               overloadShown.get(i),
               peakLag,
               in.isEmpty() ? 0 : in.get(in.size() - 1).pending(),
-              feedBehind[i]));
+              feedBehind[i],
+              slo.judgedSeconds(),
+              slo.behindSeconds()));
     }
     double slotSeconds = 0;
     double parallelismSeconds = 0;
