@@ -1,0 +1,177 @@
+package io.ds2.core.forecast;
+
+import java.util.Locale;
+
+/**
+ * Whether recurring demand can be forecast, and the forecast: additive Holt-Winters fitted to a
+ * bucketed arrival-rate series, trusted only when it would have forecast the history itself. Its
+ * error is measured twice, as a forecast that had not seen what it is compared with: over a period
+ * held out before the most recent steps (fitted on what came before, forecast a period ahead: no
+ * pattern, no forecast), and over the most recent steps (fitted on all but them: a pattern broken
+ * today, a holiday, shows there). Either above the allowed error, or less than a period to learn
+ * from before the holdout: no forecast, and why.
+ *
+ * <p>Errors are weighted absolute percentage errors, sum |forecast - actual| / sum actual: a
+ * relative error that stays defined at zero demand.
+ */
+public final class SeasonalForecaster {
+  /** Why there is no forecast. */
+  public enum Reason {
+    /** Less than a period before the held-out one, or too many gaps. */
+    NOT_ENOUGH_HISTORY,
+    /** It would have forecast the last period with too large an error. */
+    HOLDOUT_ERROR,
+    /** It would have forecast the most recent steps with too large an error. */
+    PATTERN_BROKEN
+  }
+
+  /** What the forecaster says. */
+  public sealed interface Result {}
+
+  /**
+   * @param ahead the forecast for each of the next steps (index 0: the step after the last)
+   * @param holdoutError its error over the held-out last period
+   * @param recentError its error over the most recent steps
+   */
+  public record Forecast(double[] ahead, double holdoutError, double recentError)
+      implements Result {
+    /** The highest forecast over the next {@code steps} steps. */
+    public double peak(int steps) {
+      double max = Double.NEGATIVE_INFINITY;
+      for (int i = 0; i < Math.min(steps, ahead.length); i++) {
+        max = Math.max(max, ahead[i]);
+      }
+      return max;
+    }
+  }
+
+  /** No forecast: {@code message} says why, in a line. */
+  public record NoForecast(Reason reason, String message) implements Result {}
+
+  /** Gaps beyond this share of the series: not enough history. */
+  static final double MAX_GAPS = 0.1;
+
+  private final int period;
+  private final int recent;
+  private final double maxError;
+
+  /**
+   * @param period steps in a season (a day of buckets)
+   * @param recent how many of the latest steps must have been forecast well
+   * @param maxError the largest weighted error trusted (e.g. 0.15)
+   */
+  public SeasonalForecaster(int period, int recent, double maxError) {
+    if (period < 2 || recent < 1 || recent > period || !(maxError > 0)) {
+      throw new IllegalArgumentException(
+          "period >= 2, 1 <= recent <= period, maxError > 0; was "
+              + period
+              + ", "
+              + recent
+              + ", "
+              + maxError);
+    }
+    this.period = period;
+    this.recent = recent;
+    this.maxError = maxError;
+  }
+
+  /**
+   * @param series one value per step, oldest first; NaN for a step with no measurement
+   * @param horizon how many steps ahead to forecast
+   */
+  public Result forecast(double[] series, int horizon) {
+    int needed = 2 * period + recent + 1;
+    if (series.length < needed) {
+      return new NoForecast(
+          Reason.NOT_ENOUGH_HISTORY,
+          String.format(
+              Locale.ROOT,
+              "%d of the %d steps needed (a period to learn from, a period and the latest %d"
+                  + " steps held out to test it)",
+              series.length,
+              needed,
+              recent));
+    }
+    int gaps = 0;
+    for (double v : series) {
+      gaps += Double.isNaN(v) ? 1 : 0;
+    }
+    if (gaps > MAX_GAPS * series.length) {
+      return new NoForecast(
+          Reason.NOT_ENOUGH_HISTORY,
+          String.format(Locale.ROOT, "%d of %d steps have no measurement", gaps, series.length));
+    }
+    double[] y = filled(series);
+    int n = y.length;
+    // The held-out period ends where the recent steps begin: a model that fails there has no
+    // pattern to go on; one that holds there but fails lately faces a pattern broken today.
+    int tested = n - recent - period;
+    double holdout = error(HoltWinters.fit(head(y, tested), period), y, tested, period);
+    if (holdout > maxError) {
+      return new NoForecast(
+          Reason.HOLDOUT_ERROR,
+          String.format(
+              Locale.ROOT,
+              "it would have forecast a day of history %.0f %% off (at most %.0f %%)",
+              100 * holdout,
+              100 * maxError));
+    }
+    double lately = error(HoltWinters.fit(head(y, n - recent), period), y, n - recent, recent);
+    if (lately > maxError) {
+      return new NoForecast(
+          Reason.PATTERN_BROKEN,
+          String.format(
+              Locale.ROOT,
+              "it would have forecast the last %d steps %.0f %% off (at most %.0f %%): the"
+                  + " pattern is broken",
+              recent,
+              100 * lately,
+              100 * maxError));
+    }
+    HoltWinters model = HoltWinters.fit(y, period);
+    double[] ahead = new double[horizon];
+    for (int h = 1; h <= horizon; h++) {
+      ahead[h - 1] = Math.max(0, model.forecast(h));
+    }
+    return new Forecast(ahead, holdout, lately);
+  }
+
+  /** Weighted absolute percentage error of {@code model}'s forecasts for y[from, from + steps). */
+  private static double error(HoltWinters model, double[] y, int from, int steps) {
+    double err = 0;
+    double sum = 0;
+    for (int h = 1; h <= steps; h++) {
+      double actual = y[from + h - 1];
+      err += Math.abs(model.forecast(h) - actual);
+      sum += Math.abs(actual);
+    }
+    return sum == 0 ? (err == 0 ? 0 : Double.POSITIVE_INFINITY) : err / sum;
+  }
+
+  private static double[] head(double[] y, int n) {
+    return java.util.Arrays.copyOf(y, n);
+  }
+
+  /** Gaps filled linearly between their neighbours (at the ends, with the nearest value). */
+  static double[] filled(double[] series) {
+    double[] y = series.clone();
+    int last = -1;
+    for (int i = 0; i < y.length; i++) {
+      if (Double.isNaN(y[i])) {
+        continue;
+      }
+      if (last < 0) {
+        java.util.Arrays.fill(y, 0, i, y[i]);
+      } else {
+        for (int j = last + 1; j < i; j++) {
+          y[j] = y[last] + (y[i] - y[last]) * (j - last) / (i - last);
+        }
+      }
+      last = i;
+    }
+    if (last >= 0) {
+      java.util.Arrays.fill(y, last + 1, y.length, y[last]);
+    }
+    return y;
+  }
+}

@@ -1,0 +1,103 @@
+package io.ds2.core.forecast;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class SeasonalForecasterTest {
+  // A "day" of 96 steps (15-minute buckets): a morning ramp to a lunch peak, a quiet night.
+  private static final int DAY = 96;
+  private final SeasonalForecaster forecaster = new SeasonalForecaster(DAY, DAY / 8, 0.15);
+
+  /** Records/s at step t: 200 at night, up to ~1,000 at noon, growing {@code trend} a step. */
+  private static double daily(int t, double trend) {
+    double phase = (t % DAY) / (double) DAY;
+    return 200 + 800 * Math.max(0, Math.sin(Math.PI * (phase - 0.25) / 0.6)) + trend * t;
+  }
+
+  private static double[] days(int n, double noise, double trend, long seed) {
+    Random r = new Random(seed);
+    double[] y = new double[n * DAY];
+    for (int t = 0; t < y.length; t++) {
+      y[t] = daily(t, trend) * (1 + noise * r.nextGaussian());
+    }
+    return y;
+  }
+
+  @Test
+  void aDailyPatternWithNoiseAndATrendIsForecastWithItsErrorReported() {
+    double[] history = days(4, 0.03, 0.2, 1);
+    var f = assertInstanceOf(SeasonalForecaster.Forecast.class, forecaster.forecast(history, DAY));
+    assertTrue(f.holdoutError() < 0.06, "holdout error " + f.holdoutError());
+    assertTrue(f.recentError() < 0.08, "recent error " + f.recentError());
+    double err = 0;
+    double sum = 0;
+    for (int h = 0; h < DAY; h++) {
+      double truth = daily(history.length + h, 0.2);
+      err += Math.abs(f.ahead()[h] - truth);
+      sum += truth;
+    }
+    assertTrue(err / sum < 0.06, "next day off by " + err / sum);
+    // The lunch peak is ahead of the night: the peak over the next day is near noon's.
+    assertEquals(daily(history.length + DAY / 2, 0.2), f.peak(DAY), 120);
+  }
+
+  @Test
+  void noForecastBeforeAPeriodToLearnAndAPeriodToTest() {
+    var none =
+        assertInstanceOf(
+            SeasonalForecaster.NoForecast.class, forecaster.forecast(days(2, 0.03, 0, 2), 10));
+    assertEquals(SeasonalForecaster.Reason.NOT_ENOUGH_HISTORY, none.reason());
+    assertEquals(
+        "192 of the 205 steps needed (a period to learn from, a period and the latest 12 steps"
+            + " held out to test it)",
+        none.message());
+  }
+
+  @Test
+  void aHolidayThatBreaksThePatternStopsTheForecast() {
+    double[] history = days(4, 0.03, 0, 3);
+    // Today the morning ramp never comes: the last 12 steps (3 hours, from 9:00) stay at night.
+    int today = 3 * DAY;
+    for (int t = today + 36; t < today + 48; t++) {
+      history[t] = 200;
+    }
+    double[] upToNow = java.util.Arrays.copyOf(history, today + 48);
+    var none =
+        assertInstanceOf(SeasonalForecaster.NoForecast.class, forecaster.forecast(upToNow, 8));
+    assertEquals(SeasonalForecaster.Reason.PATTERN_BROKEN, none.reason(), none.message());
+  }
+
+  @Test
+  void loadWithoutARecurringPatternIsNotForecast() {
+    Random r = new Random(4);
+    double[] noise = new double[4 * DAY];
+    for (int t = 0; t < noise.length; t++) {
+      noise[t] = 500 * (1 + 0.6 * r.nextDouble());
+    }
+    for (int t = 0; t < noise.length; t += 7) {
+      noise[t] *= 3; // bursts
+    }
+    var none = assertInstanceOf(SeasonalForecaster.NoForecast.class, forecaster.forecast(noise, 8));
+    assertEquals(SeasonalForecaster.Reason.HOLDOUT_ERROR, none.reason(), none.message());
+  }
+
+  @Test
+  void fewGapsAreFilledLinearlyTooManyAreNotEnoughHistory() {
+    assertArrayEquals(
+        new double[] {2, 2, 4, 6, 8, 8},
+        SeasonalForecaster.filled(
+            new double[] {Double.NaN, 2, Double.NaN, Double.NaN, 8, Double.NaN}),
+        1e-9);
+    double[] holey = days(4, 0.03, 0, 5);
+    for (int t = 0; t < holey.length; t += 5) {
+      holey[t] = Double.NaN;
+    }
+    var none = assertInstanceOf(SeasonalForecaster.NoForecast.class, forecaster.forecast(holey, 8));
+    assertEquals(SeasonalForecaster.Reason.NOT_ENOUGH_HISTORY, none.reason());
+  }
+}
