@@ -6,6 +6,7 @@ import io.ds2.core.scaler.Mode;
 import io.ds2.core.scaler.RescaleOutcome;
 import io.ds2.core.scaler.ScalerEvent;
 import io.ds2.render.DecisionJson;
+import io.ds2.render.ForecastRendering;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,8 +15,8 @@ import java.time.Clock;
 import java.util.Map;
 
 /**
- * Appends one JSON object per line for every decision and rescale, flushed per line so a crash
- * loses nothing already decided.
+ * Appends one JSON object per line for every decision, rescale, problem and forecast, flushed per
+ * line so a crash loses nothing already decided.
  */
 public final class DecisionLog implements EventSink, AutoCloseable {
   private final BufferedWriter out;
@@ -61,6 +62,10 @@ public final class DecisionLog implements EventSink, AutoCloseable {
       rescaled(topology, r.requested(), r.outcome());
     } else if (event instanceof ScalerEvent.Problem p) {
       problem(p);
+    } else if (event instanceof ScalerEvent.Forecasted f) {
+      write(
+          ForecastRendering.json(topology == null ? null : topology.graph(), f, clock.instant())
+              .toString());
     }
   }
 }

@@ -6,6 +6,7 @@ import io.ds2.core.scaler.Mode;
 import io.ds2.core.scaler.RescaleOutcome;
 import io.ds2.core.scaler.ScalerEvent;
 import io.ds2.render.DecisionSummary;
+import io.ds2.render.ForecastRendering;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.ZoneOffset;
@@ -49,6 +50,8 @@ public final class SummaryPrinter implements EventSink {
       rescaled(topology, r.requested(), r.outcome());
     } else if (event instanceof ScalerEvent.Problem p) {
       problem(p);
+    } else if (event instanceof ScalerEvent.Forecasted f) {
+      line(ForecastRendering.line(topology == null ? null : topology.graph(), f));
     }
   }
 }

@@ -93,6 +93,11 @@ public enum ReasonCode {
    * holds, or a configured limit): capped there, so ds2 never asks for what cannot run.
    */
   SLOT_LIMIT,
+  /**
+   * The forecast demand within the lead time (the job's rescale time, a warm-up and a window) needs
+   * more than the measured: raised ahead of it ({@code forecast: act}; never lowered).
+   */
+  FORECAST_AHEAD,
   /** Every vertex already runs at its target. */
   NO_CHANGE
 }

@@ -2,19 +2,20 @@ package io.ds2.core.forecast;
 
 import java.util.Arrays;
 import org.apache.commons.math3.analysis.MultivariateFunction;
+import org.apache.commons.math3.exception.TooManyEvaluationsException;
 import org.apache.commons.math3.optim.InitialGuess;
 import org.apache.commons.math3.optim.MaxEval;
-import org.apache.commons.math3.optim.PointValuePair;
-import org.apache.commons.math3.optim.SimpleBounds;
 import org.apache.commons.math3.optim.nonlinear.scalar.GoalType;
 import org.apache.commons.math3.optim.nonlinear.scalar.ObjectiveFunction;
-import org.apache.commons.math3.optim.nonlinear.scalar.noderiv.BOBYQAOptimizer;
+import org.apache.commons.math3.optim.nonlinear.scalar.noderiv.NelderMeadSimplex;
+import org.apache.commons.math3.optim.nonlinear.scalar.noderiv.SimplexOptimizer;
 
 /**
  * Additive Holt-Winters (triple exponential smoothing): level, trend and a seasonal profile of
  * {@code period} steps, its three smoothing weights chosen by least squares of the one-step-ahead
- * errors (commons-math's BOBYQA within [0, 1]). Written here because no maintained, permissively
- * licensed Java library offers it (commons-math has the optimizer, not the model; Smile is GPL).
+ * errors (commons-math's Nelder-Mead, each weight kept in (0, 1)). Written here because no
+ * maintained, permissively licensed Java library offers it (commons-math has the optimizer, not the
+ * model; Smile is GPL).
  *
  * <p>Initial state as Hyndman and Athanasopoulos (FPP, 8.3) give it: the level the mean of the
  * first period, the trend the mean step between the first two periods (0 with one), the seasonal
@@ -61,17 +62,34 @@ public final class HoltWinters {
       throw new IllegalArgumentException(
           "Holt-Winters needs more than a period of " + period + " steps, has " + y.length);
     }
-    MultivariateFunction sse = w -> run(y, period, w[0], w[1], w[2]).sse;
-    PointValuePair best =
-        new BOBYQAOptimizer(7)
-            .optimize(
-                new MaxEval(2000),
-                new ObjectiveFunction(sse),
-                GoalType.MINIMIZE,
-                new InitialGuess(new double[] {0.3, 0.05, 0.2}),
-                new SimpleBounds(new double[] {0, 0, 0}, new double[] {1, 1, 1}));
-    double[] w = best.getPoint();
+    // Nelder-Mead over the weights' logits, so each stays in (0, 1) without bounds (BOBYQA, with
+    // bounds, fails on the flat objective of a steady series).
+    MultivariateFunction sse = x -> run(y, period, weight(x[0]), weight(x[1]), weight(x[2])).sse;
+    double[] start = {logit(0.3), logit(0.05), logit(0.2)};
+    double[] best = start;
+    try {
+      best =
+          new SimplexOptimizer(1e-9, 1e-9)
+              .optimize(
+                  new MaxEval(3000),
+                  new ObjectiveFunction(sse),
+                  GoalType.MINIMIZE,
+                  new InitialGuess(start),
+                  new NelderMeadSimplex(3, 1.0))
+              .getPoint();
+    } catch (TooManyEvaluationsException e) {
+      // Keep the starting weights: a fit that does not settle is no better than them.
+    }
+    double[] w = {weight(best[0]), weight(best[1]), weight(best[2])};
     return run(y, period, w[0], w[1], w[2]).model(period, w);
+  }
+
+  private static double weight(double logit) {
+    return 1 / (1 + Math.exp(-logit));
+  }
+
+  private static double logit(double w) {
+    return Math.log(w / (1 - w));
   }
 
   /** The forecast {@code h} steps after the last observation (h >= 1). */

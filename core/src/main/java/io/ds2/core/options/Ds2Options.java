@@ -51,7 +51,8 @@ public record Ds2Options(
     double efficiencyTolerance,
     Duration rescaleTimeout,
     Duration rescaleBackoff,
-    OptionalInt maxSlots) {
+    OptionalInt maxSlots,
+    ForecastSettings forecast) {
 
   public static final String WINDOW = "window";
   public static final String WARM_UP = "warm-up";
@@ -70,6 +71,10 @@ public record Ds2Options(
   public static final String EFFICIENCY_TOLERANCE = "efficiency-tolerance";
   public static final String RESCALE_TIMEOUT = "rescale-timeout";
   public static final String RESCALE_BACKOFF = "rescale-backoff";
+  public static final String FORECAST = "forecast";
+  public static final String FORECAST_PERIOD = "forecast-period";
+  public static final String FORECAST_BUCKET = "forecast-bucket";
+  public static final String FORECAST_MAX_ERROR = "forecast-max-error";
 
   /** The documented options, in the order docs/options.md lists them. */
   public static final List<OptionSpec> SPECS =
@@ -151,7 +156,26 @@ public record Ds2Options(
               MAX_SLOTS,
               "none",
               "Most task slots the job may use (its largest vertex parallelism, under slot"
-                  + " sharing); the slots the cluster reports cap it too."));
+                  + " sharing); the slots the cluster reports cap it too."),
+          spec(
+              FORECAST,
+              "off",
+              "Forecast recurring load (Holt-Winters over each source's demand history): off;"
+                  + " advise (show the forecast and what it would need, change nothing); act"
+                  + " (scale up ahead of a forecast rise by the job's rescale time; scale-downs"
+                  + " only from measurements)."),
+          spec(
+              FORECAST_PERIOD,
+              "24h",
+              "The load's season; nothing is forecast before a period to learn from and one"
+                  + " to test on were seen."),
+          spec(FORECAST_BUCKET, "5m", "A step of the demand history (two weeks of them are kept)."),
+          spec(
+              FORECAST_MAX_ERROR,
+              "0.15",
+              "Largest error, as a share of the demand, at which a forecast is trusted (over a"
+                  + " held-out period, and over the latest hour or eighth of a period if"
+                  + " shorter); above it ds2 is reactive and says why."));
 
   private static OptionSpec spec(String name, String defaultValue, String meaning) {
     return new OptionSpec(name, defaultValue, meaning);
@@ -237,6 +261,10 @@ public record Ds2Options(
     m.put(RESCALE_TIMEOUT, Durations.format(rescaleTimeout));
     m.put(RESCALE_BACKOFF, Durations.format(rescaleBackoff));
     m.put(MAX_SLOTS, maxSlots.isPresent() ? "" + maxSlots.getAsInt() : "none");
+    m.put(FORECAST, forecast.mode().name().toLowerCase(java.util.Locale.ROOT));
+    m.put(FORECAST_PERIOD, Durations.format(forecast.period()));
+    m.put(FORECAST_BUCKET, Durations.format(forecast.bucket()));
+    m.put(FORECAST_MAX_ERROR, String.valueOf(forecast.maxError()));
     return m;
   }
 
@@ -260,7 +288,12 @@ public record Ds2Options(
         parse(v, EFFICIENCY_TOLERANCE, Double::parseDouble),
         parse(v, RESCALE_TIMEOUT, Durations::parse),
         parse(v, RESCALE_BACKOFF, Durations::parse),
-        optional(v, MAX_SLOTS, Integer::parseInt).map(OptionalInt::of).orElse(OptionalInt.empty()));
+        optional(v, MAX_SLOTS, Integer::parseInt).map(OptionalInt::of).orElse(OptionalInt.empty()),
+        new ForecastSettings(
+            parse(v, FORECAST, ForecastSettings::mode),
+            parse(v, FORECAST_PERIOD, Durations::parse),
+            parse(v, FORECAST_BUCKET, Durations::parse),
+            parse(v, FORECAST_MAX_ERROR, Double::parseDouble)));
   }
 
   private static <T> T parse(Map<String, String> values, String name, Function<String, T> f) {

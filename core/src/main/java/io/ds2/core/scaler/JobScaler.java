@@ -3,9 +3,13 @@ package io.ds2.core.scaler;
 import io.ds2.core.estimate.DemandScenario;
 import io.ds2.core.estimate.Estimate;
 import io.ds2.core.estimate.RateModel;
+import io.ds2.core.forecast.DemandForecast;
+import io.ds2.core.forecast.ForecastSizing;
+import io.ds2.core.forecast.Outlook;
 import io.ds2.core.graph.JobGraph;
 import io.ds2.core.keyed.KeyedHistory;
 import io.ds2.core.options.Ds2Options;
+import io.ds2.core.options.ForecastSettings;
 import io.ds2.core.policy.Action;
 import io.ds2.core.policy.Decision;
 import io.ds2.core.policy.DecisionPolicy;
@@ -42,6 +46,8 @@ public final class JobScaler {
   private Probation probation;
   // The graph the settings were last checked against (they are checked once per graph).
   private JobGraph checked;
+  // The demand forecast, unless it is off.
+  private final DemandForecast forecast;
 
   /**
    * @param rescalePoll how often a rescale in flight is observed (the actuator's {@link
@@ -53,6 +59,10 @@ public final class JobScaler {
     this.mode = mode;
     this.rescalePoll = rescalePoll;
     this.window = new WindowAssembly(policy.options());
+    this.forecast =
+        policy.options().forecast().mode() == ForecastSettings.Mode.OFF
+            ? null
+            : new DemandForecast(policy.options());
   }
 
   public Mode mode() {
@@ -166,8 +176,11 @@ public final class JobScaler {
         RateModel.estimateFor(
             s.graph(), ready.window(), demand, policy.estimateOptions(), keyedHistory);
     keyedHistory = estimate.keyedHistory();
+    List<ScalerEvent> events = new ArrayList<>(3);
+    if (forecast != null) {
+      estimate = ahead(s.graph(), ready, estimate, now, events);
+    }
     Decision decision = policy.decide(s.graph(), estimate, s.capacity(), now);
-    List<ScalerEvent> events = new ArrayList<>(2);
     if (s.graph() != checked) {
       checked = s.graph();
       unknownSources(s.graph())
@@ -181,6 +194,41 @@ public final class JobScaler {
       return new Step(events, rescale.request(), true);
     }
     return new Step(events, nextWindow(now), true);
+  }
+
+  /**
+   * Learns the window's demand and asks the forecast what lies ahead; reports it, and returns the
+   * estimate to decide on: raised ahead of a forecast rise when the forecast acts, else as
+   * measured.
+   */
+  private Estimate ahead(
+      JobGraph graph,
+      WindowAssembly.Ready ready,
+      Estimate measured,
+      Instant now,
+      List<ScalerEvent> events) {
+    forecast.learn(graph, measured, now);
+    Outlook outlook = forecast.outlook(graph, measured, now);
+    boolean acts = forecast.settings().mode() == ForecastSettings.Mode.ACT;
+    Map<String, Integer> need = ForecastSizing.parallelism(measured);
+    if (!(outlook instanceof Outlook.Ahead a)) {
+      events.add(new ScalerEvent.Forecasted(outlook, need, Map.of(), false));
+      return measured;
+    }
+    Optional<DemandScenario> higher = ForecastSizing.demand(graph, demand, a);
+    if (higher.isEmpty()) {
+      events.add(new ScalerEvent.Forecasted(outlook, need, Map.of(), false));
+      return measured;
+    }
+    Estimate raised =
+        ForecastSizing.raise(
+            graph,
+            measured,
+            RateModel.estimateFor(
+                graph, ready.window(), higher.get(), policy.estimateOptions(), keyedHistory),
+            a);
+    events.add(new ScalerEvent.Forecasted(outlook, need, ForecastSizing.parallelism(raised), acts));
+    return acts ? raised : measured;
   }
 
   /** The split counts given for vertices that are no source of {@code graph}, said in one line. */
@@ -236,6 +284,9 @@ public final class JobScaler {
       rollingBack = false;
       policy.rescaleNotApplied(now);
     } else if (outcome instanceof RescaleOutcome.Applied a) {
+      if (forecast != null) {
+        forecast.rescaleTook(a.took());
+      }
       if (!beforeRescale.isEmpty()) {
         probation =
             new Probation(

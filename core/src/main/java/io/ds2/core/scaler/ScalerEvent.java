@@ -1,5 +1,6 @@
 package io.ds2.core.scaler;
 
+import io.ds2.core.forecast.Outlook;
 import io.ds2.core.policy.Decision;
 import io.ds2.core.window.WindowProblem;
 import java.time.Duration;
@@ -12,6 +13,22 @@ public sealed interface ScalerEvent {
 
   /** The samples so far were dropped (restart, state change, ...) and collection starts again. */
   record SamplesDropped(WindowProblem problem, String detail) implements ScalerEvent {}
+
+  /**
+   * What the forecast says at a window ({@code forecast: advise} or {@code act}), before it is
+   * decided on.
+   *
+   * @param measuredNeed every vertex's parallelism for the measured demand (by vertex id)
+   * @param wouldNeed every vertex's parallelism for the forecast demand (by vertex id; never below
+   *     the measured need), empty with no forecast or none above the measured demand
+   * @param acted whether the decision sizes for it ({@code act}) or it is shown only
+   */
+  record Forecasted(
+      Outlook outlook,
+      Map<String, Integer> measuredNeed,
+      Map<String, Integer> wouldNeed,
+      boolean acted)
+      implements ScalerEvent {}
 
   /** A clean window was decided on. */
   record Decided(Decision decision, Mode mode) implements ScalerEvent {}

@@ -1,0 +1,118 @@
+package io.ds2.core.forecast;
+
+import io.ds2.core.estimate.Estimate;
+import io.ds2.core.estimate.SourceDemand;
+import io.ds2.core.graph.JobGraph;
+import io.ds2.core.graph.Vertex;
+import io.ds2.core.options.Ds2Options;
+import io.ds2.core.options.ForecastSettings;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One job's demand forecast: learns each source's measured arrival rate (by vertex name, so it
+ * survives a changed graph), and says what it will be over the lead time — how long a rescale takes
+ * to pay off: the job's own recent rescale time (from request to running), the warm-up and a
+ * window. The fit is redone once per history step, not per decision. Pure: time is given.
+ */
+public final class DemandForecast {
+  // Rescales remembered for the lead time (the longest of them counts).
+  private static final int RESCALES = 3;
+
+  private final ForecastSettings settings;
+  private final Duration window;
+  private final Duration warmUp;
+  private final DemandHistory history;
+  private final SeasonalForecaster forecaster;
+  private final Deque<Duration> rescales = new ArrayDeque<>(RESCALES);
+  // The last fit, per source, and the history step it was made at.
+  private final Map<String, SeasonalForecaster.Result> fits = new LinkedHashMap<>();
+  private Instant fittedAt;
+
+  public DemandForecast(Ds2Options options) {
+    this.settings = options.forecast();
+    this.window = options.window();
+    this.warmUp = options.warmUp();
+    this.history = new DemandHistory(settings.bucket(), settings.historySteps());
+    this.forecaster =
+        new SeasonalForecaster(settings.periodSteps(), settings.recentSteps(), settings.maxError());
+  }
+
+  public ForecastSettings settings() {
+    return settings;
+  }
+
+  public DemandHistory history() {
+    return history;
+  }
+
+  /** Learns what arrived at each source in a window decided at {@code now}. */
+  public void learn(JobGraph graph, Estimate measured, Instant now) {
+    for (SourceDemand d : measured.demands().values()) {
+      graph.vertex(d.vertexId()).ifPresent(v -> history.add(v.name(), now, d.currentRate()));
+    }
+  }
+
+  /** A rescale applied in {@code took} (request to running): the lead time follows it. */
+  public void rescaleTook(Duration took) {
+    if (rescales.size() == RESCALES) {
+      rescales.removeFirst();
+    }
+    rescales.addLast(took);
+  }
+
+  /**
+   * How far ahead to look: the longest recent rescale (a window before any was seen), a warm-up
+   * (the first window after a rescale waits for it) and a window.
+   */
+  public Duration lead() {
+    Duration rescale = rescales.stream().max(Duration::compareTo).orElse(window);
+    return rescale.plus(warmUp).plus(window);
+  }
+
+  /** What the forecast says for the sources of {@code graph} at {@code now}. */
+  public Outlook outlook(JobGraph graph, Estimate measured, Instant now) {
+    Instant step = history.bucketStart(now);
+    if (!step.equals(fittedAt)) {
+      fits.clear();
+      fittedAt = step;
+    }
+    Duration lead = lead();
+    int steps =
+        (int)
+            Math.max(
+                1,
+                (Duration.between(step, now).plus(lead).toMillis()
+                        + settings.bucket().toMillis()
+                        - 1)
+                    / settings.bucket().toMillis());
+    Map<String, Double> current = new LinkedHashMap<>();
+    Map<String, Double> peak = new LinkedHashMap<>();
+    double error = 0;
+    for (Vertex v : graph.sources()) {
+      SourceDemand d = measured.demands().get(v.id());
+      if (d == null) {
+        continue;
+      }
+      SeasonalForecaster.Result r =
+          fits.computeIfAbsent(
+              v.name(), n -> forecaster.forecast(history.series(n, now), settings.periodSteps()));
+      if (r instanceof SeasonalForecaster.NoForecast none) {
+        return new Outlook.None(none.reason(), v.name(), none.message());
+      }
+      SeasonalForecaster.Forecast f = (SeasonalForecaster.Forecast) r;
+      current.put(v.name(), d.currentRate());
+      peak.put(v.name(), f.peak(steps));
+      error = Math.max(error, Math.max(f.holdoutError(), f.recentError()));
+    }
+    if (peak.isEmpty()) {
+      return new Outlook.None(
+          SeasonalForecaster.Reason.NOT_ENOUGH_HISTORY, "", "no source demand measured");
+    }
+    return new Outlook.Ahead(lead, current, peak, error);
+  }
+}

@@ -1,0 +1,127 @@
+package io.ds2.core.forecast;
+
+import io.ds2.core.estimate.DemandScenario;
+import io.ds2.core.estimate.Estimate;
+import io.ds2.core.estimate.Reason;
+import io.ds2.core.estimate.ReasonCode;
+import io.ds2.core.estimate.VertexEstimate;
+import io.ds2.core.graph.JobGraph;
+import io.ds2.core.graph.Vertex;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Sizing ahead of a forecast: the demand a forecast asks for (each source's forecast peak, where
+ * above what was measured), and the measured estimate raised — never lowered — to what that demand
+ * needs. Scale-downs therefore come from measurements only; a forecast can only hold the job up or
+ * raise it.
+ */
+public final class ForecastSizing {
+  private ForecastSizing() {}
+
+  /**
+   * The scenario to size for ahead, or empty where a forecast has no say: the user stated the
+   * demand (given rates, a what-if factor), or no source is forecast above its measured rate by
+   * more than the forecast's own error.
+   */
+  public static Optional<DemandScenario> demand(
+      JobGraph graph, DemandScenario measured, Outlook.Ahead ahead) {
+    if (!measured.givenRates().isEmpty() || measured.rateScale() != 1) {
+      return Optional.empty();
+    }
+    Map<String, Double> rates = new LinkedHashMap<>();
+    boolean above = false;
+    for (Vertex v : graph.sources()) {
+      Double peak = ahead.peak().get(v.name());
+      Double now = ahead.measured().get(v.name());
+      if (peak == null || now == null) {
+        return Optional.empty();
+      }
+      // A forecast within its own error of what was measured says nothing new.
+      boolean rises = peak > now * (1 + ahead.error());
+      above |= rises;
+      rates.put(v.id(), rises ? peak : now);
+    }
+    return above
+        ? Optional.of(new DemandScenario(rates, 1, measured.sourceSplits()))
+        : Optional.empty();
+  }
+
+  /**
+   * {@code measured}, each vertex raised to its parallelism in {@code ahead} where that is higher,
+   * with a reason naming the forecast.
+   */
+  public static Estimate raise(
+      JobGraph graph, Estimate measured, Estimate ahead, Outlook.Ahead outlook) {
+    List<VertexEstimate> vertices = new ArrayList<>(measured.vertices().size());
+    String why = because(graph, outlook);
+    for (VertexEstimate m : measured.vertices()) {
+      Optional<VertexEstimate> a = ahead.vertex(m.vertexId());
+      if (a.isPresent()
+          && m.determined()
+          && a.get().determined()
+          && a.get().recommendedParallelism() > m.recommendedParallelism()) {
+        List<Reason> reasons = new ArrayList<>(a.get().reasons());
+        reasons.add(new Reason(ReasonCode.FORECAST_AHEAD, why));
+        VertexEstimate f = a.get();
+        vertices.add(
+            new VertexEstimate(
+                f.vertexId(),
+                f.name(),
+                f.source(),
+                f.determined(),
+                f.currentParallelism(),
+                f.maxParallelism(),
+                f.targetInputRate(),
+                f.targetOutputRate(),
+                f.trueProcessingRatePerInstance(),
+                f.selectivity(),
+                f.requiredParallelism(),
+                f.recommendedParallelism(),
+                reasons,
+                f.keySpread(),
+                f.splitSpread()));
+      } else {
+        vertices.add(m);
+      }
+    }
+    return new Estimate(
+        measured.window(),
+        measured.demands(),
+        vertices,
+        measured.targetUtilization(),
+        measured.keyedHistory());
+  }
+
+  /** The parallelism of every vertex of {@code e}, by vertex id. */
+  public static Map<String, Integer> parallelism(Estimate e) {
+    Map<String, Integer> p = new LinkedHashMap<>();
+    e.vertices().forEach(v -> p.put(v.vertexId(), v.recommendedParallelism()));
+    return p;
+  }
+
+  private static String because(JobGraph graph, Outlook.Ahead a) {
+    StringBuilder s = new StringBuilder("forecast: ");
+    String sep = "";
+    for (Vertex v : graph.sources()) {
+      double peak = a.peak().getOrDefault(v.name(), 0.0);
+      double now = a.measured().getOrDefault(v.name(), 0.0);
+      s.append(sep)
+          .append(
+              String.format(
+                  Locale.ROOT, "%s up to %.1f/s (now %.1f/s)", v.name(), Math.max(peak, now), now));
+      sep = ", ";
+    }
+    return s.append(
+            String.format(
+                Locale.ROOT,
+                " within %d s, the job's rescale time, a warm-up and a window (forecast error %.0f %%)",
+                a.lead().toSeconds(),
+                100 * a.error()))
+        .toString();
+  }
+}
