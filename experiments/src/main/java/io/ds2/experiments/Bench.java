@@ -241,7 +241,7 @@ public final class Bench implements Runnable {
     @Override
     public Integer call() throws Exception {
       if (out != null) {
-        rescore(out, out.getFileName().toString().equals("kafka-suite"));
+        rescore(out, out.getFileName().toString().startsWith("kafka-suite"));
         return 0;
       }
       rescore(Path.of("experiments/results/suite"), false);

@@ -77,7 +77,8 @@ public final class KeepsUp {
       if (s.t() >= b.t() - SPAN_SECONDS
           && s.t() <= b.t()
           && s.sample().runningSince().equals(b.sample().runningSince())
-          && sameParallelism(s.sample(), b.sample())) {
+          && sameParallelism(s.sample(), b.sample())
+          && comparable(s.sample(), b.sample())) {
         a = s;
         break;
       }
@@ -118,6 +119,33 @@ public final class KeepsUp {
     boolean keepsUp = growth <= tolerance && (busiest < SATURATED || growth < -tolerance);
     return new Verdict(
         keepsUp, span, busiestVertex, busiest, demand > 0 ? emitted / span / demand : 1, growth);
+  }
+
+  /**
+   * Whether {@code x}'s metrics are those of the run {@code y} measures: every source backlog
+   * {@code y} has is there too, and no counter is ahead of {@code y}'s. Right after a restart,
+   * Flink's metric store (refreshed every 10 s by default) still answers with the old run's
+   * counters and no backlog gauge; measured from such a poll, a job that keeps up looks stalled.
+   */
+  private static boolean comparable(JobSample x, JobSample y) {
+    for (VertexSample w : y.vertices().values()) {
+      VertexSample v = x.vertex(w.vertexId()).orElse(null);
+      if (v == null
+          || (w.pendingRecords().isPresent() && v.pendingRecords().isEmpty())
+          || v.subtasks().size() != w.subtasks().size()) {
+        return false;
+      }
+      for (int i = 0; i < w.subtasks().size(); i++) {
+        for (Counter c : Counter.values()) {
+          OptionalDouble a = v.subtasks().get(i).get(c);
+          OptionalDouble b = w.subtasks().get(i).get(c);
+          if (a.isPresent() && b.isPresent() && a.getAsDouble() > b.getAsDouble()) {
+            return false;
+          }
+        }
+      }
+    }
+    return true;
   }
 
   private static boolean sameParallelism(JobSample x, JobSample y) {

@@ -139,7 +139,9 @@ public final class Saso {
     double[] phaseStart = new double[s.phases().size()];
     double[] feedBehind = new double[s.phases().size()];
     int phase = 0;
+    double refresh = 1;
     try (RecordingReader r = RecordingReader.open(recording, false)) {
+      refresh = r.header().cadence().toMillis() / 1000.0;
       for (Optional<Recorded> next = r.next(); next.isPresent(); next = r.next()) {
         Recorded rec = next.get();
         if (rec instanceof Recorded.Topology t) {
@@ -193,7 +195,9 @@ public final class Saso {
               .findFirst()
               .map(Point::parallelism)
               .orElse(Map.of());
-      shown.add(OverloadCheck.shown(sampled, phaseStart[i], atStart, s.oracle(i), demand, sources));
+      shown.add(
+          OverloadCheck.shown(
+              sampled, phaseStart[i], atStart, s.oracle(i), demand, sources, refresh));
     }
     return result(
         s,

@@ -106,4 +106,40 @@ class KeepsUpTest {
         KeepsUp.at(run(100, 0, new double[] {0.9, 0.6}, 90), 100, 100, NAMES, Set.of("s"))
             .keepsUp());
   }
+
+  @Test
+  void pollsRightAfterARestartThatStillShowTheOldRunAreNotMeasuredFrom() {
+    // Restarted at 60 s; for 10 s (Flink's default metric refresh) the store still answers with
+    // the old run's counters and no backlog gauge. The job keeps up after the restart.
+    List<KeepsUp.Sampled> samples = new ArrayList<>();
+    for (KeepsUp.Sampled s : run(100, 0, new double[] {0.9, 0.6}, 60)) {
+      if (s.t() >= 60 && s.t() < 70) {
+        JobSample stale = samples.get(59).sample();
+        Map<String, VertexSample> v = new LinkedHashMap<>();
+        stale
+            .vertices()
+            .forEach(
+                (id, x) ->
+                    v.put(
+                        id,
+                        new VertexSample(
+                            id, "RUNNING", x.parallelism(), x.subtasks(), OptionalDouble.empty())));
+        samples.add(
+            new KeepsUp.Sampled(
+                s.t(),
+                new JobSample(
+                    s.sample().time(),
+                    "RUNNING",
+                    s.sample().runningSince(),
+                    OptionalLong.of(0),
+                    v)));
+      } else {
+        samples.add(s);
+      }
+    }
+    KeepsUp.Verdict v = KeepsUp.at(samples, 100, 100, NAMES, Set.of("s"));
+    assertTrue(v.keepsUp(), v.toString());
+    assertEquals(30, v.seconds(), 1e-9);
+    assertEquals(1, v.throughput(), 1e-9);
+  }
 }

@@ -52,8 +52,12 @@ class OverloadCheckTest {
   }
 
   private static Boolean shown(List<KeepsUp.Sampled> run, int parallelism) {
+    return shown(run, parallelism, 1);
+  }
+
+  private static Boolean shown(List<KeepsUp.Sampled> run, int parallelism, double refresh) {
     return OverloadCheck.shown(
-        run, 0, Map.of("Work", parallelism), Map.of("Work", 3), DEMAND, Set.of("s"));
+        run, 0, Map.of("Work", parallelism), Map.of("Work", 3), DEMAND, Set.of("s"), refresh);
   }
 
   @Test
@@ -81,5 +85,32 @@ class OverloadCheckTest {
   void onlyThePhasesFirstRunBeforeARestartIsJudged() {
     // Restarted 3 s in: too little of the first run to tell.
     assertNull(shown(run(0.5, 0, 3), 1));
+  }
+
+  @Test
+  void atFlinksDefaultRefreshFourRefreshesAreWaitedFor() {
+    // The backlog gauge first reported 32 s in (polls before hold no gauge), growing from there.
+    List<KeepsUp.Sampled> late = new ArrayList<>();
+    for (KeepsUp.Sampled s : run(0, 0.05 * DEMAND, 100)) {
+      VertexSample v = s.sample().vertices().get("s");
+      VertexSample shown =
+          new VertexSample(
+              "s",
+              "RUNNING",
+              1,
+              v.subtasks(),
+              s.t() < 32 ? OptionalDouble.empty() : v.pendingRecords());
+      late.add(
+          new KeepsUp.Sampled(
+              s.t(),
+              new JobSample(
+                  s.sample().time(),
+                  "RUNNING",
+                  s.sample().runningSince(),
+                  OptionalLong.of(0),
+                  Map.of("s", shown))));
+    }
+    assertEquals(false, shown(late, 1, 1), "at a 1 s refresh, 30 s is the limit");
+    assertEquals(true, shown(late, 1, 10), "at 10 s, four refreshes: 40 s");
   }
 }
