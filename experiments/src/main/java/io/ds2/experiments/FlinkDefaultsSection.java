@@ -19,7 +19,38 @@ import java.util.stream.Collectors;
  */
 final class FlinkDefaultsSection {
   /** What the runs show; written from them (one run each). */
-  private static final String NOTES = "";
+  private static final String NOTES =
+      """
+      What this first pass shows (one run each, 2026-12-03, measured at 509096a and scored at
+      cc4466e; ds2 at its own defaults — 30 s windows after a 30 s warm-up, activation 2, a 5 min
+      scale-down delay — at target utilization 1.0, and at 0.7 as the headline will compare every
+      controller; the oracle is the 1.0 one for both, so a 0.7 row is by design above it):
+      - **The capacity-shortfall rule held nothing**: 0 of 46 decisions. On the tuned bench it was
+        built for, the chained sub-linear job still held with it; at Flink's buffers busy time did
+        not overstate capacity in these runs. Whether it is needed at defaults at all is open
+        until the full runs (issue 32).
+      - **Demand is measured well from Kafka lag at a 10 s refresh** on the fan-in (401/300, then
+        799/600 for 400/300 and 800/600) and the word count (483-486 for 487.5) — better than the
+        tuned bench's first windows — **but not on the sub-linear job**: 259, 306, then 599, 432
+        and 694/s for ~360, the windows after each rescale taking the drained backlog for arrival;
+        so at 0.7 it went 1 -> 4 -> 15 (9 would do) and at 1.0 1 -> 3 -> 7 for 6. A ds2 estimator
+        fault at this refresh, to be fixed at its cause (issue 32, deliverable 5).
+      - ds2's defaults are slow for these short phases (140-300 s): the first decision comes
+        after ~90 s (warm-up, two windows for activation), so most rows spend most of the phase
+        below the oracle, and their slot-seconds are below the oracle's (0.45-0.84) for that
+        reason, not for being lean; the step-down never scales down within its phase (5 min
+        delay; at 0.7 it even rose at the phase boundary from a window of the higher load, 1.60 x
+        the oracle's slot-seconds). The headline needs the long scenarios at these settings.
+      - Exact at 1.0: fan-in 3/1/4 in one step, word count 12/25 in two, few-partitions 4/1 (the
+        split limit); the fan-in's second phase ended at 6/1/7 for 6/1/8, keeping up.
+      - Two of the bench's own judges were wrong at a 10 s refresh, fixed and every stored run
+        rescored (no stored verdict of the tuned runs changed): keeps-up was measured from the
+        first poll after a restart, which still shows the old run's counters and no backlog
+        gauge (the fan-in at 3/1/4 was judged "backlog +724/s" while its lag drained); and a
+        phase's overload had to show at the sources within 30 s, now four refreshes if longer.
+        The sub-linear runs are still invalid: its overload did not show at the sources within
+        40 s at Flink's buffers.
+      """;
 
   private FlinkDefaultsSection() {}
 

@@ -25,12 +25,14 @@ final class ResultsPage {
 
         ```bash
         bin/ds2-bench calibrate --out experiments/results/calibration.json
-        bin/ds2-bench suite --feed kafka --controllers ds2,flink-as-1.10-matched,ds2-paper   # Kafka-fed (~60 min)
-        bin/ds2-bench suite                         # every scenario x ds2, ds2-paper, flink-as-1.10-matched (~27 min)
-        bin/ds2-bench suite --controllers flink-as-1.10 --scenarios fanin-step-up,fanin-step-down,wordcount,sub-linear,nexmark-q1,nexmark-q2,nexmark-q3,nexmark-q5,nexmark-q8,nexmark-q11   # its defaults (~25 min)
-        bin/ds2-bench suite --repeats 2,3 --controllers ds2,ds2-paper,flink-as-1.10-matched   # two more runs of each (~53 min)
-        bin/ds2-bench suite --scenarios nexmark-q1,nexmark-q2,nexmark-q3,nexmark-q5,nexmark-q8,nexmark-q11 --controllers ds2,ds2-paper,flink-as-1.10-matched   # ~40 min
-        bin/ds2-bench suite --scenarios fanin-ramp,fanin-spike,nexmark-q5-skew      # stress variants (~25 min)
+        bin/ds2-bench suite --feed kafka --cluster flink-defaults --controllers ds2-defaults-u0.7,ds2-defaults   # at Flink's defaults (~60 min)
+        bin/ds2-bench rescore --out experiments/results/kafka-suite-flink-defaults
+        bin/ds2-bench suite --feed kafka --cluster tuned --controllers ds2,flink-as-1.10-matched,ds2-paper   # Kafka-fed (~60 min)
+        bin/ds2-bench suite --cluster tuned                         # every scenario x ds2, ds2-paper, flink-as-1.10-matched (~27 min)
+        bin/ds2-bench suite --cluster tuned --controllers flink-as-1.10 --scenarios fanin-step-up,fanin-step-down,wordcount,sub-linear,nexmark-q1,nexmark-q2,nexmark-q3,nexmark-q5,nexmark-q8,nexmark-q11   # its defaults (~25 min)
+        bin/ds2-bench suite --cluster tuned --repeats 2,3 --controllers ds2,ds2-paper,flink-as-1.10-matched   # two more runs of each (~53 min)
+        bin/ds2-bench suite --cluster tuned --scenarios nexmark-q1,nexmark-q2,nexmark-q3,nexmark-q5,nexmark-q8,nexmark-q11 --controllers ds2,ds2-paper,flink-as-1.10-matched   # ~40 min
+        bin/ds2-bench suite --cluster tuned --scenarios fanin-ramp,fanin-spike,nexmark-q5-skew      # stress variants (~25 min)
         bin/ds2-bench decide --out experiments/results/decide-benchmark.json
         bin/ds2-bench fleet --out experiments/results/fleet-benchmark.json
         bin/ds2-bench soak --jobs 200 --minutes 10 --out experiments/results/soak-benchmark.json

@@ -36,7 +36,7 @@ public final class SuiteReport {
                         p.peakLag(),
                         p.endLag(),
                         Boolean.FALSE.equals(p.overloadShown())
-                            ? " (INVALID: the overload did not show at the sources within 30 s)"
+                            ? " (INVALID: the overload did not show at the sources in time)"
                             : ""))
             .collect(Collectors.joining("; "));
     return String.format(
