@@ -44,4 +44,26 @@ public record VertexEstimate(
   public boolean changes() {
     return recommendedParallelism != currentParallelism;
   }
+
+  /** This estimate with {@code reason} added to its reasons. */
+  public VertexEstimate withReason(Reason reason) {
+    List<Reason> more = new java.util.ArrayList<>(reasons);
+    more.add(reason);
+    return new VertexEstimate(
+        vertexId,
+        name,
+        source,
+        determined,
+        currentParallelism,
+        maxParallelism,
+        targetInputRate,
+        targetOutputRate,
+        trueProcessingRatePerInstance,
+        selectivity,
+        requiredParallelism,
+        recommendedParallelism,
+        more,
+        keySpread,
+        splitSpread);
+  }
 }

@@ -2,7 +2,6 @@ package io.ds2.core.forecast;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -183,10 +182,5 @@ public final class DemandHistory {
   @Override
   public String toString() {
     return "DemandHistory(" + bucket + " x " + capacity + ", " + bySource.keySet() + ")";
-  }
-
-  /** Equal means, NaN equal to NaN (for tests of a saved copy). */
-  static boolean sameMeans(double[] a, double[] b) {
-    return Arrays.equals(a, b);
   }
 }

@@ -65,26 +65,7 @@ public final class ForecastSizing {
           && m.determined()
           && a.get().determined()
           && a.get().recommendedParallelism() > m.recommendedParallelism()) {
-        List<Reason> reasons = new ArrayList<>(a.get().reasons());
-        reasons.add(new Reason(ReasonCode.FORECAST_AHEAD, why));
-        VertexEstimate f = a.get();
-        vertices.add(
-            new VertexEstimate(
-                f.vertexId(),
-                f.name(),
-                f.source(),
-                f.determined(),
-                f.currentParallelism(),
-                f.maxParallelism(),
-                f.targetInputRate(),
-                f.targetOutputRate(),
-                f.trueProcessingRatePerInstance(),
-                f.selectivity(),
-                f.requiredParallelism(),
-                f.recommendedParallelism(),
-                reasons,
-                f.keySpread(),
-                f.splitSpread()));
+        vertices.add(a.get().withReason(new Reason(ReasonCode.FORECAST_AHEAD, why)));
       } else {
         vertices.add(m);
       }
