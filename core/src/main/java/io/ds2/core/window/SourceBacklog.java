@@ -39,9 +39,11 @@ final class SourceBacklog {
    * @param readings the vertex's fresh readings in the window (no repeats), first to last
    * @param leadIn its fresh readings of the same run from before the window, first to last (none
    *     when the window is the first of its run)
+   * @param age the gauge's age at the first reading to come (the lead-in's, else the window's)
    * @return empty if the vertex reports no {@code pendingRecords} (or too few readings of it)
    */
-  static Optional<Backlog> fit(VertexWindow.Readings readings, VertexWindow.Readings leadIn) {
+  static Optional<Backlog> fit(
+      VertexWindow.Readings readings, VertexWindow.Readings leadIn, GaugeAge age) {
     // Only sources report a backlog: the fit is not set up for any other vertex.
     int reported = 0;
     for (int k = 0; k < readings.size; k++) {
@@ -57,12 +59,13 @@ final class SourceBacklog {
     double[] times = new double[capacity];
     double[] totals = new double[capacity];
     double[] pending = new double[capacity];
-    int lead = addLeadIn(leadIn, readings, read, times, totals, pending);
+    int lead = addLeadIn(leadIn, readings, read, age, times, totals, pending);
     int end = lead;
     for (int k = 0; k < readings.size; k++) {
       VertexSample v = readings.values[k];
       OptionalDouble done = VertexWindow.sumOf(v.subtasks(), read);
-      if (v.pendingRecords().isEmpty() || done.isEmpty()) {
+      boolean stale = age.stale(v, readings.polls[k].time());
+      if (v.pendingRecords().isEmpty() || done.isEmpty() || stale) {
         continue;
       }
       times[end] = secondsSinceFirst(readings, k);
@@ -116,6 +119,7 @@ final class SourceBacklog {
       VertexWindow.Readings leadIn,
       VertexWindow.Readings readings,
       Counter read,
+      GaugeAge age,
       double[] times,
       double[] totals,
       double[] pending) {
@@ -129,8 +133,10 @@ final class SourceBacklog {
     for (int k = 0; k < leadIn.size; k++) {
       VertexSample v = leadIn.values[k];
       OptionalDouble done = VertexWindow.sumOf(v.subtasks(), read);
+      boolean stale = age.stale(v, leadIn.polls[k].time());
       if (v.pendingRecords().isEmpty()
           || done.isEmpty()
+          || stale
           || !"RUNNING".equals(v.status())
           || v.parallelism() != first.parallelism()
           || v.subtasks().size() != first.subtasks().size()) {

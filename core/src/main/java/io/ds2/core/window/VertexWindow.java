@@ -97,6 +97,8 @@ final class VertexWindow {
    * @param scratch reused for the vertex's readings (held only during the call)
    * @param leadIn the vertex's fresh readings of the same run from before the window, for a
    *     source's arrival rate (empty for other vertices)
+   * @param age a source's backlog gauge's age at its first reading (lead-in's, else the window's);
+   *     null for other vertices
    */
   static Outcome observe(
       Vertex v,
@@ -104,7 +106,8 @@ final class VertexWindow {
       JobSample[] points,
       VertexSample[][] values,
       Readings scratch,
-      Readings leadIn) {
+      Readings leadIn,
+      GaugeAge age) {
     Readings readings = freshReadings(pos, points, values, scratch);
     if (readings.size < 2) {
       return notRefreshed(v);
@@ -141,7 +144,7 @@ final class VertexWindow {
             sumOf(subtaskDeltas, Counter.IDLE_TIME_MS),
             sumOf(subtaskDeltas, Counter.BACK_PRESSURED_TIME_MS),
             subtaskDeltas,
-            SourceBacklog.fit(readings, leadIn),
+            age == null ? Optional.empty() : SourceBacklog.fit(readings, leadIn, age),
             b.splits()));
   }
 

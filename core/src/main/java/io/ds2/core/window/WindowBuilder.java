@@ -6,6 +6,7 @@ import io.ds2.core.window.SubtaskSample.Counter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -114,27 +115,32 @@ public final class WindowBuilder {
     return whole;
   }
 
-  /** Earlier polls of the window's run, past the warm-up, with their values by position. */
-  private record LeadIn(JobSample[] polls, VertexSample[][] values) {
-    static final LeadIn NONE = new LeadIn(new JobSample[0], new VertexSample[0][]);
-  }
+  /**
+   * Earlier polls of the window's run, past the warm-up, with their values by position; and every
+   * earlier poll of the run, warm-up included, latest first (for the age of a source's gauge).
+   */
+  private record LeadIn(JobSample[] polls, VertexSample[][] values, List<JobSample> latestFirst) {}
 
   private static LeadIn leadIn(
       JobGraph graph, JobSample first, List<JobSample> leadIn, Instant settled) {
     List<JobSample> same = new ArrayList<>();
+    List<JobSample> latestFirst = new ArrayList<>();
     for (JobSample s : leadIn) {
       boolean sameRun =
           "RUNNING".equals(s.jobState())
               && s.runningSince().equals(first.runningSince())
               && s.restarts().equals(first.restarts())
-              && !s.time().isBefore(settled)
               && s.time().isBefore(first.time());
       if (sameRun) {
-        same.add(s);
+        latestFirst.add(s);
+        if (!s.time().isBefore(settled)) {
+          same.add(s);
+        }
       }
     }
+    Collections.reverse(latestFirst);
     if (same.isEmpty()) {
-      return LeadIn.NONE;
+      return new LeadIn(new JobSample[0], new VertexSample[0][], latestFirst);
     }
     // Only sources' values are used: the others are not looked up (a lead-in has dozens of polls).
     List<Vertex> order = graph.topologicalOrder();
@@ -147,7 +153,60 @@ public final class WindowBuilder {
         }
       }
     }
-    return new LeadIn(polls, values);
+    return new LeadIn(polls, values, latestFirst);
+  }
+
+  /**
+   * The age of a source's backlog gauge at the first reading its fit takes (the lead-in's first,
+   * else the window's first point): since the earliest of the run's readings before it, warm-up
+   * included, that shows the same value with no other in between.
+   */
+  private static GaugeAge gaugeAge(
+      List<JobSample> samples,
+      VertexSample[][] values,
+      int firstPoint,
+      int pos,
+      LeadIn lead,
+      VertexWindow.Readings leadIn) {
+    boolean fromLeadIn = leadIn.size > 0;
+    VertexSample first = fromLeadIn ? leadIn.values[0] : values[firstPoint][pos];
+    Instant at = fromLeadIn ? leadIn.polls[0].time() : samples.get(firstPoint).time();
+    // The run's readings before the first, latest first: the samples before the point, then the
+    // earlier polls.
+    List<VertexSample> earlier = new ArrayList<>();
+    List<Instant> times = new ArrayList<>();
+    if (!fromLeadIn) {
+      for (int k = firstPoint - 1; k >= 0; k--) {
+        earlier.add(values[k][pos]);
+        times.add(samples.get(k).time());
+      }
+    }
+    for (JobSample s : lead.latestFirst()) {
+      if (s.time().isBefore(at)) {
+        earlier.add(s.vertices().get(first.vertexId()));
+        times.add(s.time());
+      }
+    }
+    VertexSample previous = null;
+    Instant previousAt = null;
+    for (int k = 0; k < earlier.size(); k++) {
+      if (earlier.get(k) != null && !earlier.get(k).equals(first)) {
+        previous = earlier.get(k);
+        previousAt = times.get(k);
+        break;
+      }
+    }
+    if (first.pendingRecords().isEmpty()) {
+      return new GaugeAge(null, null, previous, previousAt);
+    }
+    double value = first.pendingRecords().getAsDouble();
+    VertexSample earliest = first;
+    Instant since = at;
+    for (int k = 0; k < earlier.size() && GaugeAge.same(earlier.get(k), value); k++) {
+      earliest = earlier.get(k);
+      since = times.get(k);
+    }
+    return new GaugeAge(earliest, since, previous, previousAt);
   }
 
   /**
@@ -191,7 +250,10 @@ public final class WindowBuilder {
       if (graph.isSourceAt(pos) && lead.polls().length > 0 && hasAll(lead.values(), pos)) {
         VertexWindow.freshReadings(pos, lead.polls(), lead.values(), leadIn);
       }
-      VertexWindow.Outcome o = VertexWindow.observe(v, pos, points, pointValues, scratch, leadIn);
+      GaugeAge age =
+          graph.isSourceAt(pos) ? gaugeAge(samples, values, at.get(0), pos, lead, leadIn) : null;
+      VertexWindow.Outcome o =
+          VertexWindow.observe(v, pos, points, pointValues, scratch, leadIn, age);
       if (o instanceof VertexWindow.Refused refused) {
         // A restart anywhere drops the samples at once; a vertex not refreshed yet only waits.
         if (refused.why().problem().invalidatesSamples()) {
