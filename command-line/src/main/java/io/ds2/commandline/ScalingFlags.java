@@ -1,6 +1,7 @@
 package io.ds2.commandline;
 
 import io.ds2.core.options.Ds2Options;
+import io.ds2.core.options.ForecastSettings;
 import io.ds2.core.options.OptionSpec;
 import java.util.HashMap;
 import java.util.Map;
@@ -41,6 +42,11 @@ public final class ScalingFlags {
   /** What kind of value an option takes, from its documented default. */
   static String label(OptionSpec s) {
     String d = s.defaultValue();
+    if (s.name().equals(Ds2Options.FORECAST)) {
+      return java.util.Arrays.stream(ForecastSettings.Mode.values())
+          .map(m -> m.name().toLowerCase(java.util.Locale.ROOT))
+          .collect(java.util.stream.Collectors.joining("|"));
+    }
     if (d.equals("true") || d.equals("false")) {
       return "true|false";
     }
