@@ -178,7 +178,8 @@ public final class Bench implements Runnable {
       mixinStandardHelpOptions = true,
       description =
           "Time one decision (window from raw samples, DS2 estimate, policy) for 10, 100, 1,000"
-              + " vertices at max parallelism 128, and 1,000 at 32,768.")
+              + " vertices at max parallelism 128, and 1,000 at 32,768; and what --forecast act"
+              + " adds to it, per decision and per refit of every source's model.")
   static final class Decide implements Callable<Integer> {
     @Option(
         names = "--iterations",
@@ -192,7 +193,7 @@ public final class Bench implements Runnable {
     public Integer call() throws Exception {
       List<DecisionTimeBenchmark.Result> results = new ArrayList<>();
       System.out.printf(
-          "%-9s %8s %12s %14s %12s %12s %12s %10s%n",
+          "%-9s %8s %12s %14s %12s %12s %12s %10s %12s %12s %12s%n",
           "VERTICES",
           "MAX PAR",
           "WINDOW us",
@@ -200,7 +201,10 @@ public final class Bench implements Runnable {
           "DECIDE us",
           "TOTAL us",
           "P99 us",
-          "ALLOC KiB");
+          "ALLOC KiB",
+          "FC RAISE us",
+          "FC HOLD us",
+          "REFIT ms");
       for (int[] size :
           List.of(
               new int[] {10, 128},
@@ -211,7 +215,7 @@ public final class Bench implements Runnable {
         results.add(r);
         System.out.printf(
             Locale.ROOT,
-            "%-9d %8d %12.1f %14.1f %12.1f %12.1f %12.1f %10.0f%n",
+            "%-9d %8d %12.1f %14.1f %12.1f %12.1f %12.1f %10.0f %12.1f %12.1f %12.1f%n",
             size[0],
             size[1],
             r.windowMedianMicros(),
@@ -219,7 +223,10 @@ public final class Bench implements Runnable {
             r.decideMedianMicros(),
             r.totalMedianMicros(),
             r.totalP99Micros(),
-            r.allocatedKiBPerDecision());
+            r.allocatedKiBPerDecision(),
+            r.forecastRaisingMedianMicros(),
+            r.forecastHoldingMedianMicros(),
+            r.forecastRefitMedianMicros() / 1000);
       }
       writeResults(out, "decide", results, null);
       return 0;

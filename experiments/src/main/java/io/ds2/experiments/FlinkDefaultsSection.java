@@ -32,9 +32,17 @@ final class FlinkDefaultsSection {
       - **Demand is measured well from Kafka lag at a 10 s refresh** on the fan-in (401/300, then
         799/600 for 400/300 and 800/600) and the word count (483-486 for 487.5) — better than the
         tuned bench's first windows — **but not on the sub-linear job**: 259, 306, then 599, 432
-        and 694/s for ~360, the windows after each rescale taking the drained backlog for arrival;
-        so at 0.7 it went 1 -> 4 -> 15 (9 would do) and at 1.0 1 -> 3 -> 7 for 6. A ds2 estimator
-        fault at this refresh, to be fixed at its cause (issue 32, deliverable 5).
+        and 694/s for ~360; so at 0.7 it went 1 -> 4 -> 15 (9 would do) and at 1.0 1 -> 3 -> 7
+        for 6. The cause (found by replaying the recordings): held back by its job, whose buffers
+        at Flink's defaults took ~19,000 of its small records, the source stopped polling Kafka and
+        its lag gauge stood at one value for up to 30 s while records arrived; fits that took
+        those readings in read the flat stretch and the jump after it as a surge. Fixed at b44834b
+        (a gauge that has stood 5 s or more is left out of the fit, over a waiting backlog, or at
+        zero while the source was held back): replaying these two recordings through the fixed
+        estimator (`bin/ds2 whatif --recording ...`), the windows read 353, 296, 469, 360/s (at
+        0.7) and 259, 439, 330, 311, 309/s (at 1.0) — worst 30 % off instead of 96 %, still
+        short-window noise at a 10 s refresh on this one-partition, held-back source; every
+        tuned-bench recording's demand is unchanged. Not re-run yet.
       - ds2's defaults are slow for these short phases (140-300 s): the first decision comes
         after ~90 s (warm-up, two windows for activation), so most rows spend most of the phase
         below the oracle, and their slot-seconds are below the oracle's (0.45-0.84) for that

@@ -38,6 +38,8 @@ import java.util.OptionalLong;
 public final class DecisionTimeBenchmark {
   private static final int PARALLELISM = 4;
   private static final Instant T0 = Instant.parse("2026-11-01T00:00:00Z");
+  // Refits of every source's forecast timed per size (each one fits a hundred at 1,000 vertices).
+  private static final int REFITS = 5;
 
   /** Median and 99th percentile in microseconds, per stage and in total. */
   public record Result(
@@ -49,7 +51,10 @@ public final class DecisionTimeBenchmark {
       double decideMedianMicros,
       double totalMedianMicros,
       double totalP99Micros,
-      double allocatedKiBPerDecision) {}
+      double allocatedKiBPerDecision,
+      double forecastRaisingMedianMicros,
+      double forecastHoldingMedianMicros,
+      double forecastRefitMedianMicros) {}
 
   // Bytes allocated per decision: unlike wall time, the same on every machine, however loaded.
   private static final com.sun.management.ThreadMXBean ALLOCATION =
@@ -86,6 +91,12 @@ public final class DecisionTimeBenchmark {
       }
       allocated = ALLOCATION.getCurrentThreadAllocatedBytes() - allocatedBefore;
     }
+    // The forecast's share, on the last window and estimate: per decision, and its refit.
+    ObservationWindow last = ((WindowResult.Ready) builder.build(graph, samples)).window();
+    Estimate measured =
+        RateModel.estimateFor(graph, last, DemandScenario.measured(), options, history);
+    ForecastDecisionTime.Result forecast =
+        ForecastDecisionTime.run(graph, last, measured, iterations, REFITS);
     long[] total = new long[iterations];
     for (int i = 0; i < iterations; i++) {
       total[i] = window[i] + estimate[i] + decide[i];
@@ -99,7 +110,10 @@ public final class DecisionTimeBenchmark {
         percentile(decide, 0.5),
         percentile(total, 0.5),
         percentile(total, 0.99),
-        allocated / 1024.0 / iterations);
+        allocated / 1024.0 / iterations,
+        forecast.raisingMedianMicros(),
+        forecast.holdingMedianMicros(),
+        forecast.refitMedianMicros());
   }
 
   private static double percentile(long[] nanos, double q) {
