@@ -22,7 +22,8 @@ final class FlinkDefaultsSection {
   private static final String NOTES =
       """
       What this first pass shows (one run each, 2026-12-03, measured at 509096a and scored at
-      cc4466e; ds2 at its own defaults — 30 s windows after a 30 s warm-up, activation 2, a 5 min
+      cc4466e; its jobs' Kafka consumers fetched 4 KiB per partition, as on the tuned bench — a
+      setting users do not write, removed since, see the last point; ds2 at its own defaults — 30 s windows after a 30 s warm-up, activation 2, a 5 min
       scale-down delay — at target utilization 1.0, and at 0.7 as the headline will compare every
       controller; the oracle is the 1.0 one for both, so a 0.7 row is by design above it):
       - **The capacity-shortfall rule held nothing**: 0 of 46 decisions. On the tuned bench it was
@@ -58,6 +59,23 @@ final class FlinkDefaultsSection {
         phase's overload had to show at the sources within 30 s, now four refreshes if longer.
         The sub-linear runs are still invalid: its overload did not show at the sources within
         40 s at Flink's buffers.
+      - **At Kafka's default fetch, ds2 does not keep up** (one probe run, 2026-12-03 at
+        3337f07 plus the harness change that sets it: `bin/ds2-bench scenario --feed kafka
+        --scenario fanin-step-up --controller ds2-defaults`, stored in
+        `results/kafka-default-fetch-probe/`). On the flink-defaults cluster the jobs' consumers
+        now fetch as Kafka's defaults say (1 MiB per partition, as jobs are written). The chained
+        `Source: Orders -> Parse`, saturated at parallelism 1 (busy 100 %, reading 150/s of
+        400/s), buffers up to 1 MiB (~3,500 records) per partition and fetches a partition again
+        only when that is read — at 12.5 records/s per partition, minutes later — so the lag
+        gauge measures against a partition head minutes old: records read + lag grew by ~140/s,
+        in steps of ~2,750 every 20 s, for 400/s arriving. ds2 took the demand for 144-158/s,
+        went to 1/1/2 and 2/1/2 for the oracle's 3/1/4 and 6/1/8, and fell behind (backlog +457/s
+        at the end). The same gauge feeds the Flink autoscaler's backlog term. Not fixed yet:
+        the next step is a saturated source whose lag cannot show the arrival (busy, its fitted
+        arrival no more than what it reads) — sized up by a bounded step rather than taken at
+        its word — measured at this fetch size before the headline runs, which need it.
+
+      ![fanin-step-up ds2-defaults at Kafka's default fetch](results/kafka-default-fetch-probe/fanin-step-up__ds2-defaults.png)
       """;
 
   private FlinkDefaultsSection() {}

@@ -83,7 +83,8 @@ public final class ScenarioRun {
     Clock clock = Clock.systemUTC();
     DecisionTimer timer = new DecisionTimer();
     Path brokerDir = feed == Feed.KAFKA ? Files.createTempDirectory("ds2-bench-kafka-") : null;
-    try (KafkaFeed kafka = brokerDir == null ? null : KafkaFeed.start(scenario, brokerDir);
+    try (KafkaFeed kafka =
+            brokerDir == null ? null : KafkaFeed.start(scenario, brokerDir, cluster);
         LocalFlinkCluster flink = cluster.start(scenario.slotsPerTaskManager(), feed)) {
       JobClient job =
           flink.submit(kafka == null ? scenario.job().withRateControl(key) : kafka.job());
@@ -256,6 +257,12 @@ public final class ScenarioRun {
     o.put("controller", controller.name());
     o.put("feed", feed.name().toLowerCase(Locale.ROOT));
     o.put("cluster", cluster.label());
+    if (feed == Feed.KAFKA) {
+      // The runs before 2026-12-03 21:40 UTC fetched 4 KiB on both clusters and do not say so.
+      o.put(
+          "kafka-fetch",
+          cluster == ClusterSettings.FLINK_DEFAULTS ? "kafka-defaults" : "4KiB-per-partition");
+    }
     return o;
   }
 }
