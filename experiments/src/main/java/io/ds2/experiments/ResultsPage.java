@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Locale;
 
 /** Renders experiments/RESULTS.md from the data the benchmarks wrote to experiments/results/. */
@@ -34,10 +33,10 @@ final class ResultsPage {
         bin/ds2-bench suite --cluster tuned --scenarios nexmark-q1,nexmark-q2,nexmark-q3,nexmark-q5,nexmark-q8,nexmark-q11 --controllers ds2,ds2-paper,flink-as-1.10-matched   # ~40 min
         bin/ds2-bench suite --cluster tuned --scenarios fanin-ramp,fanin-spike,nexmark-q5-skew      # stress variants (~25 min)
         bin/ds2-bench decide --out experiments/results/decide-benchmark.json
-        bin/ds2-bench fleet --out experiments/results/fleet-benchmark.json
+        for r in '' -r2 -r3; do bin/ds2-bench fleet --out experiments/results/fleet-benchmark$r.json; done
         bin/ds2-bench soak --jobs 200 --minutes 10 --out experiments/results/soak-benchmark.json
         bin/ds2-bench operator-soak --minutes 60 --out experiments/results/operator-soak.json
-        bin/ds2-bench replay --out experiments/results/replay-benchmark.json
+        for r in '' -r2 -r3; do bin/ds2-bench replay --out experiments/results/replay-benchmark$r.json; done
         DS2_BENCH_JAVA_OPTS=-Xmx24m bin/ds2-bench replay --hours 1,24 --out experiments/results/replay-benchmark-xmx24m.json
         bin/ds2-bench rescore                       # every stored run against the current oracles
         bin/ds2-bench results > experiments/RESULTS.md
@@ -50,10 +49,10 @@ final class ResultsPage {
     LongRunsSection.render(md, results.resolve("long-runs"));
     SuiteSection.render(md, results.resolve("suite"));
     decide(md, results.resolve("decide-benchmark.json"));
-    fleet(md, results.resolve("fleet-benchmark.json"));
+    FleetSection.render(md, results);
     SoakSection.render(md, results.resolve("soak-benchmark.json"));
     OperatorSoakSection.render(md, results.resolve("operator-soak.json"));
-    replay(md, results);
+    ReplaySection.render(md, results);
     return md.toString();
   }
 
@@ -154,127 +153,6 @@ final class ResultsPage {
                   : "-"));
     }
     md.append("\n");
-  }
-
-  private static void fleet(StringBuilder md, Path file) throws IOException {
-    md.append("## One ds2 process, many jobs\n\n");
-    if (!Files.exists(file)) {
-      md.append("Not measured yet.\n\n");
-      return;
-    }
-    JsonNode root = JSON.readTree(file.toFile());
-    md.append(
-        """
-        `bin/ds2-bench fleet`: one JVM runs ds2's operator (`Ds2Operator`, as `ds2 operator` runs
-        it) on N FlinkDeployments through its own path: an in-memory Kubernetes API server
-        (fabric8's mock server, CRUD), the operator's informers (every read from their cache), its
-        one shared scheduler (4 threads, whatever N), state kept in annotations (at most one
-        merge patch a step), the overrides actuator; a stand-in for the Flink operator applies the
-        overrides. Each job's Flink REST API is a simulated endpoint (the JDK's HTTP server, 8
-        threads, in the same JVM) answering from a fluid model: a chain Source -> Parse -> Enrich
-        -> Sink at 300-400 records/s starting at parallelism 1, whose counters, busy time and
-        backlog follow its parallelism. Each run lasts 60 s with 10 s windows polled every 2.5 s
-        and no warm-up. *Loop* is the time between two decisions of a job, from the decision
-        times its `ds2_last_decision_timestamp_seconds` reports, and *steady p99* the same over
-        the intervals after the job's rescale (every job starts at parallelism 1 and rescales
-        once); *retries* are problems the loops
-        reported (and retried); *threads* is the most the whole JVM had during the run (API
-        server, informers, simulated endpoint included) and *scheduler* the loop threads; the CPU
-        and heap figures include the API server and the simulated endpoint.
-
-        | jobs | decisions | loop p50 | loop p99 | steady p99 | rescales | jobs at oracle | retries | REST calls/s | CPU (cores) | peak heap | heap after GC | threads (max) | scheduler |
-        |---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
-        """);
-    for (JsonNode r : root.get("results")) {
-      md.append(
-          fmt(
-              "| %,d | %,d | %.1f s | %.1f s | %.1f s | %,d | %,d | %d | %,.0f | %.2f | %.0f MiB | %.0f MiB | %d | %d |\n",
-              r.get("jobs").asInt(),
-              r.get("decisions").asLong(),
-              r.get("loopMedianSeconds").asDouble(),
-              r.get("loopP99Seconds").asDouble(),
-              r.path("steadyLoopP99Seconds").asDouble(),
-              r.get("rescales").asLong(),
-              r.get("jobsAtOracle").asInt(),
-              r.get("retriedFailures").asLong(),
-              r.get("restCallsPerSecond").asDouble(),
-              r.get("cpuCoresUsed").asDouble(),
-              r.get("peakHeapMiB").asDouble(),
-              r.get("heapAfterGcMiB").asDouble(),
-              r.get("threads").asInt(),
-              r.path("schedulerThreads").asInt()));
-    }
-    md.append(
-        """
-
-        What the runs show (one run each): with its 4 scheduler threads the operator decides on
-        time for 1, 100 and 1,000 jobs: p99 11.0 / 11.3 / 11.2 s between a job's decisions over
-        all intervals, 10.4 / 10.5 / 10.5 s after each job's rescale (the target is 1.5 x the 10 s
-        window, 15 s; a decision comes a window and a refresh apart). The jobs exist before the
-        operator starts, as after an operator restart or a leader handover, so each starts at a
-        point of its first window chosen from its uid (`StartSpread`; a job created later starts
-        at once). Before that, all 1,000 started together, their first windows and rescales fell
-        in the same seconds and the p99 was 17.2 s (4,039 decisions in the minute, now 4,735):
-        thread dumps taken then showed the loop threads waiting for the simulated endpoint, which
-        shares the machine's 2 cores with the operator and the API server. The JVM's threads stay
-        at 43-55 whatever the number of jobs, 4 of them the scheduler's. Found by this benchmark:
-        a poll slept on a shared thread while Flink's metric store refreshed (up to 1 s a poll; 0
-        decisions at 1,000 jobs): it now comes back when the refresh has landed. And the JDK's
-        HTTP server answers a kept-alive connection only after the client's delayed ACK unless
-        Nagle is off (about 40 ms a call, capping the endpoint at ~80 calls/s); it is off now, as
-        it is in Flink's Netty server.
-        """);
-    md.append("\n");
-  }
-
-  private static void replay(StringBuilder md, Path results) throws IOException {
-    md.append(
-        """
-        ## Replay (`ds2 whatif`) speed and memory
-
-        A synthetic recording written with the production writer — a 50-vertex job (two sources,
-        two chains of 15 operators joined into a line of 17 more; parallelism 1 to 4, 123
-        subtasks), one sample every 10 s, a diurnal demand (+-50 % over 24 h), gzip — replayed
-        through the what-if engine exactly as `bin/ds2 whatif` does (streaming reader, window
-        collector, DS2 model, policy with default options except a 30 min scale-down delay,
-        summary without per-window points). Replay time excludes writing the file. Peak heap is
-        the sum of the heap pools' peak usage during the replay (after a GC and a reset): with a
-        large heap it shows the young generation filling up; the -Xmx24m run shows what the
-        replay needs.
-
-        | heap | length | samples | file (gzip) | replay | samples/s | windows decided | would-be rescales | peak heap | heap after GC |
-        |---|---|---:|---:|---:|---:|---:|---:|---:|---:|
-        """);
-    for (String name : List.of("replay-benchmark.json", "replay-benchmark-xmx24m.json")) {
-      Path file = results.resolve(name);
-      if (!Files.exists(file)) {
-        continue;
-      }
-      JsonNode root = JSON.readTree(file.toFile());
-      for (JsonNode r : root.get("results")) {
-        md.append(
-            fmt(
-                "| %d MiB | %s | %,d | %.1f MiB | %.2f s | %,.0f | %,d | %d | %.1f MiB | %.1f MiB |\n",
-                root.get("maxHeapMiB").asLong(),
-                r.get("length").asText(),
-                r.get("samples").asLong(),
-                r.get("fileBytes").asLong() / 1048576.0,
-                r.get("replaySeconds").asDouble(),
-                r.get("samplesPerSecond").asDouble(),
-                r.get("decisions").asLong(),
-                r.get("wouldRescale").asLong(),
-                r.get("peakHeapMiB").asDouble(),
-                r.get("heapAfterGcMiB").asDouble()));
-      }
-    }
-    md.append(
-        """
-
-        Memory does not grow with the recording (heap after GC is flat from 1 h to 24 h, and the
-        24 h replay fits in 24 MiB); throughput grows with length because the first second is JIT
-        warm-up. `--report` keeps one point per window and vertex for its charts, the only part
-        that grows.
-        """);
   }
 
   private static String fmt(String f, Object... args) {
