@@ -1,6 +1,7 @@
 package io.ds2.loop;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ds2.core.estimate.DemandScenario;
@@ -68,6 +69,38 @@ class ForecastLoopTest {
     int rescales;
 
     Run(String forecast, int days, DoubleUnaryOperator demand) throws Exception {
+      this(forecast, days, demand, days, StateStore.inMemory(), null);
+    }
+
+    /**
+     * As above, with the controller restarted after {@code restartAfterDays}: the first loop saves
+     * to {@code before}, the second (a new scaler, as a restarted operator or a new leader) loads
+     * from {@code after}.
+     */
+    Run(
+        String forecast,
+        int days,
+        DoubleUnaryOperator demand,
+        int restartAfterDays,
+        StateStore before,
+        StateStore after)
+        throws Exception {
+      Instant restart = T0.plusSeconds((long) (Math.min(days, restartAfterDays) * DAY_S));
+      loop(forecast, days, demand, before)
+          .run(() -> clock.instant().isBefore(restart), Long.MAX_VALUE);
+      restartedAt = forecasts.size();
+      if (restartAfterDays < days) {
+        Instant end = T0.plusSeconds((long) (days * DAY_S));
+        loop(forecast, days, demand, after)
+            .run(() -> clock.instant().isBefore(end), Long.MAX_VALUE);
+      }
+    }
+
+    // The first forecast of the loop after the restart (its index in forecasts).
+    int restartedAt;
+
+    private ControlLoop loop(
+        String forecast, int days, DoubleUnaryOperator demand, StateStore store) {
       ScalingPolicy policy =
           new ScalingPolicy(
               LoopTestSupport.options(
@@ -78,44 +111,41 @@ class ForecastLoopTest {
                   "forecast", forecast,
                   "forecast-period", "20m",
                   "forecast-bucket", "1m"));
-      ControlLoop loop =
-          new ControlLoop(
-              job,
-              new JobScaler(policy, DemandScenario.measured(), Mode.ACT, job.pollInterval()),
-              job,
-              StateStore.inMemory(),
-              (JobTopology t, ScalerEvent e) -> {
-                if (e instanceof ScalerEvent.Decided d) {
-                  decisions.add(d.decision());
-                  if (!forecasts.isEmpty()) {
-                    forecastOf.put(d.decision(), forecasts.get(forecasts.size() - 1));
-                  }
-                  if (d.decision().action() instanceof Action.Rescale) {
-                    rescales++;
-                  }
-                } else if (e instanceof ScalerEvent.Forecasted f) {
-                  forecasts.add(f);
-                }
-              },
-              d -> {
-                // Demand follows the day while the loop sleeps, a second at a time.
-                Instant until = clock.instant().plus(d);
-                while (clock.instant().isBefore(until)) {
-                  Duration step = Duration.ofSeconds(1);
-                  Duration left = Duration.between(clock.instant(), until);
-                  clock.advance(left.compareTo(step) < 0 ? left : step);
-                  double t = Duration.between(T0, clock.instant()).toMillis() / 1000.0;
-                  job.fluid().demand(demand.applyAsDouble(t));
-                  if (t >= (days - 1) * DAY_S
-                      && job.fluid().parallelism().getOrDefault("w", 1)
-                          < Math.ceil(demand.applyAsDouble(t) / 100 - 1e-9)) {
-                    underOnLastDay += step.toMillis() / 1000.0;
-                  }
-                }
-              },
-              clock);
-      Instant end = T0.plusSeconds((long) (days * DAY_S));
-      loop.run(() -> clock.instant().isBefore(end), Long.MAX_VALUE);
+      return new ControlLoop(
+          job,
+          new JobScaler(policy, DemandScenario.measured(), Mode.ACT, job.pollInterval()),
+          job,
+          store,
+          (JobTopology t, ScalerEvent e) -> {
+            if (e instanceof ScalerEvent.Decided d) {
+              decisions.add(d.decision());
+              if (!forecasts.isEmpty()) {
+                forecastOf.put(d.decision(), forecasts.get(forecasts.size() - 1));
+              }
+              if (d.decision().action() instanceof Action.Rescale) {
+                rescales++;
+              }
+            } else if (e instanceof ScalerEvent.Forecasted f) {
+              forecasts.add(f);
+            }
+          },
+          d -> {
+            // Demand follows the day while the loop sleeps, a second at a time.
+            Instant until = clock.instant().plus(d);
+            while (clock.instant().isBefore(until)) {
+              Duration step = Duration.ofSeconds(1);
+              Duration left = Duration.between(clock.instant(), until);
+              clock.advance(left.compareTo(step) < 0 ? left : step);
+              double t = Duration.between(T0, clock.instant()).toMillis() / 1000.0;
+              job.fluid().demand(demand.applyAsDouble(t));
+              if (t >= (days - 1) * DAY_S
+                  && job.fluid().parallelism().getOrDefault("w", 1)
+                      < Math.ceil(demand.applyAsDouble(t) / 100 - 1e-9)) {
+                underOnLastDay += step.toMillis() / 1000.0;
+              }
+            }
+          },
+          clock);
     }
   }
 
@@ -161,6 +191,26 @@ class ForecastLoopTest {
         }
       }
     }
+  }
+
+  @Test
+  void aRestartedControllerForecastsFromTheSavedHistoryAtOnce() throws Exception {
+    StateStore kept = StateStore.inMemory();
+    Run restarted = new Run("act", 4, ForecastLoopTest::daily, 3, kept, kept);
+    // The new scaler's first window already has a forecast: three days came with the state.
+    ScalerEvent.Forecasted first = restarted.forecasts.get(restarted.restartedAt);
+    assertInstanceOf(Outlook.Ahead.class, first.outlook(), first.toString());
+    Run reactive = new Run("off", 4, ForecastLoopTest::daily);
+    assertTrue(
+        restarted.underOnLastDay <= 0.5 * reactive.underOnLastDay,
+        restarted.underOnLastDay + " s under vs " + reactive.underOnLastDay);
+    // Lost with the controller (a store that kept nothing): two days to learn again.
+    Run forgot =
+        new Run("act", 4, ForecastLoopTest::daily, 3, StateStore.inMemory(), StateStore.inMemory());
+    ScalerEvent.Forecasted none = forgot.forecasts.get(forgot.restartedAt);
+    assertEquals(
+        SeasonalForecaster.Reason.NOT_ENOUGH_HISTORY,
+        assertInstanceOf(Outlook.None.class, none.outlook()).reason());
   }
 
   @Test

@@ -52,7 +52,14 @@ public final class EventRecorder {
     FlinkAccessRefused,
     OverridesReverted,
     /** The job restarted repeatedly after a rescale: the parallelism from before is back. */
-    RescaleRolledBack
+    RescaleRolledBack,
+    /** The demand forecast rises above the measured demand and would change (or changes) a size. */
+    ForecastAhead,
+    /**
+     * The sources' demand history does not fit its annotation even cut to three days: the forecast
+     * keeps it in memory only, and a restarted controller learns it anew.
+     */
+    DemandHistoryNotKept
   }
 
   private final KubernetesClient client;

@@ -3,6 +3,7 @@ package io.ds2.operator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ds2.core.estimate.ReasonCode;
+import io.ds2.core.forecast.Outlook;
 import io.ds2.core.policy.Action;
 import io.ds2.core.policy.Decision;
 import io.ds2.core.policy.VertexDecision;
@@ -13,6 +14,7 @@ import io.ds2.core.scaler.ScalerEvent;
 import io.ds2.loop.EventSink;
 import io.ds2.operator.EventRecorder.Reason;
 import io.ds2.render.DecisionSummary;
+import io.ds2.render.ForecastRendering;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.util.Map;
 import java.util.Set;
@@ -137,9 +139,26 @@ final class EventingListener implements EventSink {
     }
   }
 
+  /**
+   * A forecast above the measured demand that would change a vertex's parallelism: a Normal event
+   * (advise: what it would do; act: what it does), in the words of the summary's forecast line.
+   */
+  private void forecasted(JobTopology t, ScalerEvent.Forecasted f) {
+    GenericKubernetesResource r = current();
+    if (r == null
+        || !(f.outlook() instanceof Outlook.Ahead)
+        || f.wouldNeed().isEmpty()
+        || f.wouldNeed().equals(f.measuredNeed())) {
+      return;
+    }
+    events.normal(r, Reason.ForecastAhead, ForecastRendering.line(t.graph(), f).strip());
+  }
+
   @Override
   public void on(JobTopology topology, ScalerEvent event) {
-    if (event instanceof ScalerEvent.Decided d) {
+    if (event instanceof ScalerEvent.Forecasted f) {
+      forecasted(topology, f);
+    } else if (event instanceof ScalerEvent.Decided d) {
       decided(topology, d.decision(), d.mode());
     } else if (event instanceof ScalerEvent.Rescaled r) {
       rescaled(topology, r.requested(), r.outcome());

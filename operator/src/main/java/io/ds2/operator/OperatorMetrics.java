@@ -1,6 +1,7 @@
 package io.ds2.operator;
 
 import io.ds2.core.estimate.VertexEstimate;
+import io.ds2.core.forecast.Outlook;
 import io.ds2.core.policy.Action;
 import io.ds2.core.policy.Decision;
 import io.ds2.core.policy.VertexDecision;
@@ -37,6 +38,12 @@ public final class OperatorMetrics {
       gauge("ds2_vertex_true_processing_rate", "Records per busy second of one instance");
   private final Gauge targetRate =
       gauge("ds2_vertex_target_input_rate", "Records per second the vertex must absorb");
+  private final Gauge forecastParallelism =
+      gauge(
+          "ds2_vertex_forecast_parallelism",
+          "Parallelism the demand forecast would lead to (where it rises above the measured)");
+  private final Gauge forecastRate =
+      gauge("ds2_source_forecast_rate", "A source's forecast peak demand within the lead time");
   private final Counter decisions =
       Counter.builder()
           .name("ds2_decisions")
@@ -113,7 +120,15 @@ public final class OperatorMetrics {
    */
   void forget(String namespace, String resource) {
     for (var metric :
-        List.of(parallelism, recommended, trueRate, targetRate, decisions, rescales)) {
+        List.of(
+            parallelism,
+            recommended,
+            trueRate,
+            targetRate,
+            forecastParallelism,
+            forecastRate,
+            decisions,
+            rescales)) {
       metric.removeIf(labels -> labels.get(0).equals(namespace) && labels.get(1).equals(resource));
     }
     for (var metric : List.of(errors, lastDecision)) {
@@ -166,6 +181,30 @@ public final class OperatorMetrics {
         }
       }
 
+      /**
+       * The forecast's peak per source and the parallelism it would lead to per vertex (the
+       * measured need where it does not rise); nothing while there is no forecast (its series keep
+       * their last values only until the resource is forgotten).
+       */
+      private void forecasted(JobTopology t, ScalerEvent.Forecasted f) {
+        if (!(f.outlook() instanceof Outlook.Ahead a)) {
+          return;
+        }
+        a.peak()
+            .forEach(
+                (source, rate) -> forecastRate.labelValues(namespace, resource, source).set(rate));
+        f.measuredNeed()
+            .forEach(
+                (id, need) ->
+                    t.graph()
+                        .vertex(id)
+                        .ifPresent(
+                            v ->
+                                forecastParallelism
+                                    .labelValues(namespace, resource, v.name())
+                                    .set(f.wouldNeed().getOrDefault(id, need))));
+      }
+
       private void rescaled(JobTopology t, Map<String, Integer> requested, RescaleOutcome outcome) {
         rescales.labelValues(namespace, resource, outcome.kind().label()).inc();
       }
@@ -184,6 +223,8 @@ public final class OperatorMetrics {
           decided(topology, d.decision(), d.mode());
         } else if (event instanceof ScalerEvent.Rescaled r) {
           rescaled(topology, r.requested(), r.outcome());
+        } else if (event instanceof ScalerEvent.Forecasted f) {
+          forecasted(topology, f);
         } else if (event instanceof ScalerEvent.Problem p) {
           problem(p);
         } else if (event instanceof ScalerEvent.Waiting w) {

@@ -2,6 +2,7 @@ package io.ds2.operator;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ds2.core.forecast.DemandHistory;
 import io.ds2.core.keyed.KeyedHistory;
 import io.ds2.core.scaler.SavedState;
 import io.ds2.core.scaler.StateStore;
@@ -10,16 +11,17 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * What ds2 keeps on one resource's annotations: the job's saved state (policy state, keyed history)
- * as its {@link StateStore}, and the last decision. Values are set during a step and written by
- * {@link #flush} in one merge patch, only those that changed, so a steady job costs no API call and
- * a decision at most one.
+ * What ds2 keeps on one resource's annotations: the job's saved state (policy state, keyed history,
+ * demand history) as its {@link StateStore}, and the last decision. Values are set during a step
+ * and written by {@link #flush} in one merge patch, only those that changed, so a steady job costs
+ * no API call and a decision at most one.
  */
 final class ResourceAnnotations implements StateStore {
   private final Supplier<GenericKubernetesResource> current;
@@ -27,6 +29,8 @@ final class ResourceAnnotations implements StateStore {
   private final EventRecorder events;
   private final Map<String, String> written = new LinkedHashMap<>();
   private final Map<String, String> pending = new LinkedHashMap<>();
+  // Each source's newest bucket in the demand history last encoded.
+  private Map<String, Long> demandWritten = Map.of();
 
   ResourceAnnotations(
       Supplier<GenericKubernetesResource> current,
@@ -55,20 +59,66 @@ final class ResourceAnnotations implements StateStore {
     } else if (read.isPresent() && read.get() instanceof KeyedHistoryAnnotation.Unreadable bad) {
       events.warning(r, EventRecorder.Reason.InvalidAnnotation, bad.why());
     }
+    DemandHistory.Snapshot demand = DemandHistory.Snapshot.EMPTY;
+    Optional<DemandHistoryAnnotation.Read> history = DemandHistoryAnnotation.read(annotations);
+    if (history.isPresent() && history.get() instanceof DemandHistoryAnnotation.Restored restored) {
+      demand = restored.snapshot();
+    } else if (history.isPresent()
+        && history.get() instanceof DemandHistoryAnnotation.Unreadable bad) {
+      events.warning(r, EventRecorder.Reason.InvalidAnnotation, bad.why());
+    }
     if (annotations != null) {
-      for (String key : new String[] {PolicyStateAnnotation.KEY, KeyedHistoryAnnotation.KEY}) {
+      for (String key :
+          new String[] {
+            PolicyStateAnnotation.KEY, KeyedHistoryAnnotation.KEY, DemandHistoryAnnotation.KEY
+          }) {
         if (annotations.containsKey(key)) {
           written.put(key, annotations.get(key));
         }
       }
     }
-    return new SavedState(PolicyStateAnnotation.read(annotations), keyed);
+    return new SavedState(PolicyStateAnnotation.read(annotations), keyed, demand);
   }
 
   @Override
   public void save(SavedState state) {
     state.policy().ifPresent(p -> set(PolicyStateAnnotation.KEY, PolicyStateAnnotation.write(p)));
     set(KeyedHistoryAnnotation.KEY, KeyedHistoryAnnotation.write(state.keyed()));
+    saveDemand(state.demand());
+  }
+
+  /**
+   * The demand history, encoded only when a source's newest complete bucket moved (once a bucket,
+   * not once a window).
+   */
+  private void saveDemand(DemandHistory.Snapshot demand) {
+    if (demand.sources().isEmpty()) {
+      return;
+    }
+    Map<String, Long> newest = new LinkedHashMap<>();
+    demand.sources().forEach((source, saved) -> newest.put(source, saved.newest()));
+    if (newest.equals(demandWritten)) {
+      return;
+    }
+    demandWritten = newest;
+    int day = (int) Math.max(1, Duration.ofDays(1).dividedBy(demand.bucket()));
+    Optional<String> text = DemandHistoryAnnotation.write(demand, day, 3 * day);
+    if (text.isPresent()) {
+      set(DemandHistoryAnnotation.KEY, text.get());
+      return;
+    }
+    GenericKubernetesResource r = current.get();
+    if (r != null) {
+      events.warning(
+          r,
+          EventRecorder.Reason.DemandHistoryNotKept,
+          "the demand history of "
+              + demand.sources().size()
+              + " sources does not fit annotation "
+              + DemandHistoryAnnotation.KEY
+              + " even cut to three days: the forecast keeps it in memory only, and a restarted"
+              + " controller learns it anew");
+    }
   }
 
   /** Sets an annotation at the next {@link #flush}, if its value changed. */

@@ -4,9 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ds2.core.estimate.DemandScenario;
+import io.ds2.core.forecast.Outlook;
+import io.ds2.core.forecast.SeasonalForecaster;
+import io.ds2.core.graph.Edge;
+import io.ds2.core.graph.JobGraph;
+import io.ds2.core.graph.Vertex;
 import io.ds2.core.options.Ds2Options;
 import io.ds2.core.policy.ScalingPolicy;
 import io.ds2.core.scaler.JobScaler;
+import io.ds2.core.scaler.JobTopology;
 import io.ds2.core.scaler.Mode;
 import io.ds2.core.scaler.ScalerEvent;
 import io.ds2.core.scaler.StateStore;
@@ -64,6 +70,50 @@ class OperatorMetricsTest {
     metrics.forget("ns", "a");
     assertEquals(0, seriesOf("a"), "series of the forgotten job remain:\n" + metrics.text());
     assertEquals(ofB, seriesOf("b"), "the other job's series are kept");
+  }
+
+  @Test
+  void aForecastShowsItsPeakAndTheParallelismItWouldLeadToUntilTheJobIsForgotten() {
+    JobGraph graph =
+        JobGraph.of(
+            List.of(new Vertex("s", "Source: In", 128), new Vertex("p", "Parse", 128)),
+            List.of(new Edge("s", "p", "REBALANCE")));
+    var listener = metrics.listenerFor("ns", "f");
+    listener.on(
+        new JobTopology("id", "f", graph),
+        new ScalerEvent.Forecasted(
+            new Outlook.Ahead(
+                Duration.ofSeconds(90),
+                Map.of("Source: In", 300.0),
+                Map.of("Source: In", 450.0),
+                0.06),
+            Map.of("s", 1, "p", 4),
+            Map.of("p", 6),
+            false));
+    String text = metrics.text();
+    assertTrue(
+        text.contains(
+            "ds2_source_forecast_rate{namespace=\"ns\",resource=\"f\",vertex=\"Source: In\"} 450.0"),
+        text);
+    assertTrue(
+        text.contains(
+            "ds2_vertex_forecast_parallelism{namespace=\"ns\",resource=\"f\",vertex=\"Parse\"} 6.0"),
+        text);
+    assertTrue(
+        text.contains(
+            "ds2_vertex_forecast_parallelism{namespace=\"ns\",resource=\"f\",vertex=\"Source: In\"} 1.0"),
+        "a vertex the forecast leaves as measured shows its measured need:\n" + text);
+    // No forecast (not enough history): the series are not touched.
+    listener.on(
+        new JobTopology("id", "f", graph),
+        new ScalerEvent.Forecasted(
+            new Outlook.None(SeasonalForecaster.Reason.NOT_ENOUGH_HISTORY, "Source: In", "x"),
+            Map.of("s", 1, "p", 4),
+            Map.of(),
+            false));
+    assertEquals(text, metrics.text());
+    metrics.forget("ns", "f");
+    assertEquals(0, seriesOf("f"), metrics.text());
   }
 
   private long seriesOf(String resource) {

@@ -98,6 +98,45 @@ public final class DemandHistory {
    */
   public record Saved(long newest, double[] means) {}
 
+  /**
+   * What a controller taking over needs: every source's complete buckets (each source's newest is
+   * left out: it may still be filling, and leaving it out keeps a saved copy unchanged between
+   * buckets, so a store writes it once a bucket), and the bucket length they count in.
+   */
+  public record Snapshot(Duration bucket, Map<String, Saved> sources) {
+    public static final Snapshot EMPTY = new Snapshot(Duration.ZERO, Map.of());
+  }
+
+  /** This history's complete buckets, per source (see {@link Snapshot}). */
+  public Snapshot snapshot() {
+    Map<String, Saved> complete = new LinkedHashMap<>();
+    save()
+        .forEach(
+            (source, v) -> {
+              if (v.means().length > 1) {
+                complete.put(
+                    source,
+                    new Saved(
+                        v.newest() - 1, java.util.Arrays.copyOf(v.means(), v.means().length - 1)));
+              }
+            });
+    return new Snapshot(bucket, complete);
+  }
+
+  /**
+   * Continues from a snapshot if it counts in this history's buckets; else (the bucket option
+   * changed) nothing is restored.
+   *
+   * @return whether it was restored
+   */
+  public boolean restore(Snapshot snapshot) {
+    if (!snapshot.bucket().equals(bucket)) {
+      return false;
+    }
+    restore(snapshot.sources());
+    return true;
+  }
+
   /** One source's buckets: sums and counts, the newest at {@code newest}. */
   private static final class Ring {
     private final double[] sum;

@@ -4,6 +4,7 @@ import io.ds2.core.estimate.DemandScenario;
 import io.ds2.core.estimate.Estimate;
 import io.ds2.core.estimate.RateModel;
 import io.ds2.core.forecast.DemandForecast;
+import io.ds2.core.forecast.DemandHistory;
 import io.ds2.core.forecast.ForecastSizing;
 import io.ds2.core.forecast.Outlook;
 import io.ds2.core.graph.JobGraph;
@@ -87,13 +88,20 @@ public final class JobScaler {
     if (policy instanceof ScalingPolicy p) {
       saved.policy().ifPresent(p::restore);
     }
+    if (forecast != null) {
+      // A history counted in other buckets (the option changed) is not restored: learnt anew.
+      forecast.history().restore(saved.demand());
+    }
   }
 
   /** What an instance taking over would need (see {@link StateStore}). */
   public SavedState saved() {
     Optional<ScalingPolicy.State> state =
         policy instanceof ScalingPolicy p ? Optional.of(p.state()) : Optional.empty();
-    return new SavedState(state, keyedHistory);
+    return new SavedState(
+        state,
+        keyedHistory,
+        forecast == null ? DemandHistory.Snapshot.EMPTY : forecast.history().snapshot());
   }
 
   /** The first action: poll the job for a window. */

@@ -2,6 +2,8 @@ package io.ds2.core.forecast;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -60,5 +62,25 @@ class DemandHistoryTest {
     DemandHistory small = new DemandHistory(Duration.ofMinutes(5), 2);
     small.restore(h.save());
     assertArrayEquals(new double[] {30, 40}, small.series("s", now));
+  }
+
+  @Test
+  void aSnapshotHoldsCompleteBucketsInItsOwnBucketLength() {
+    DemandHistory h = new DemandHistory(Duration.ofMinutes(5), 4);
+    h.add("s", T0, 10);
+    h.add("s", T0.plus(Duration.ofMinutes(5)), 20);
+    h.add("s", T0.plus(Duration.ofMinutes(10)), 30); // the newest: may still be filling
+    DemandHistory.Snapshot snapshot = h.snapshot();
+    assertArrayEquals(new double[] {10, 20}, snapshot.sources().get("s").means());
+    // The same until a bucket completes, so a store writes it once a bucket.
+    h.add("s", T0.plus(Duration.ofMinutes(11)), 34);
+    assertEquals(snapshot.sources().get("s").newest(), h.snapshot().sources().get("s").newest());
+    DemandHistory next = new DemandHistory(Duration.ofMinutes(5), 4);
+    assertTrue(next.restore(snapshot));
+    assertArrayEquals(new double[] {10, 20}, next.series("s", T0.plus(Duration.ofMinutes(10))));
+    // Counted in other buckets (the option changed): not restored.
+    DemandHistory minutes = new DemandHistory(Duration.ofMinutes(1), 4);
+    assertFalse(minutes.restore(snapshot));
+    assertEquals(0, minutes.series("s", T0.plus(Duration.ofMinutes(10))).length);
   }
 }
