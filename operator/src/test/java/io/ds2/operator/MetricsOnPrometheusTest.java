@@ -7,10 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ds2.core.estimate.DemandScenario;
+import io.ds2.core.forecast.DemandHistory;
+import io.ds2.core.keyed.KeyedHistory;
 import io.ds2.core.options.Ds2Options;
 import io.ds2.core.policy.ScalingPolicy;
 import io.ds2.core.scaler.JobScaler;
 import io.ds2.core.scaler.Mode;
+import io.ds2.core.scaler.SavedState;
 import io.ds2.core.scaler.ScalerEvent;
 import io.ds2.core.scaler.StateStore;
 import io.ds2.loop.ControlLoop;
@@ -33,6 +36,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -100,7 +104,7 @@ class MetricsOnPrometheusTest {
             checked.add(expr);
           }
         }
-        assertEquals(9, checked.size(), "every query of the dashboard: " + checked);
+        assertEquals(11, checked.size(), "every query of the dashboard: " + checked);
       } finally {
         prometheus.destroy();
       }
@@ -170,12 +174,18 @@ class MetricsOnPrometheusTest {
                             "sample-interval",
                             "1s",
                             "activation",
-                            "1"))),
+                            "1",
+                            "forecast",
+                            "advise",
+                            "forecast-period",
+                            "20m",
+                            "forecast-bucket",
+                            "1m"))),
                 DemandScenario.measured(),
                 Mode.ACT,
                 job.pollInterval()),
             job,
-            StateStore.inMemory(),
+            withHistory(clock.instant()),
             listener,
             clock::advance,
             clock);
@@ -184,6 +194,29 @@ class MetricsOnPrometheusTest {
         null,
         new ScalerEvent.Problem(ScalerEvent.Problem.Kind.SAMPLING_FAILED, "a test", Duration.ZERO));
     metrics.leading(true);
+  }
+
+  /**
+   * A store holding four 20-minute "days" of demand at the source up to the minute before {@code
+   * now}, peaking at 600/s now: the loop forecasts at once (the job reads 300/s), as a restarted
+   * controller does.
+   */
+  private static StateStore withHistory(Instant now) {
+    Duration bucket = Duration.ofMinutes(1);
+    long current = Math.floorDiv(now.toEpochMilli(), bucket.toMillis());
+    double[] means = new double[80];
+    for (int i = 0; i < means.length; i++) {
+      long k = current - means.length + i;
+      means[i] = 450 + 150 * Math.cos(2 * Math.PI * (k - current) / 20) + (i % 3) - 1;
+    }
+    StateStore store = StateStore.inMemory();
+    store.save(
+        new SavedState(
+            Optional.empty(),
+            KeyedHistory.empty(),
+            new DemandHistory.Snapshot(
+                bucket, Map.of("Source: In", new DemandHistory.Saved(current - 1, means)))));
+    return store;
   }
 
   private static int freePort() throws IOException {
