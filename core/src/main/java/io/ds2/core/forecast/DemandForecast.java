@@ -1,17 +1,22 @@
 package io.ds2.core.forecast;
 
+import io.ds2.core.estimate.DemandScenario;
 import io.ds2.core.estimate.Estimate;
+import io.ds2.core.estimate.RateModel;
 import io.ds2.core.estimate.SourceDemand;
 import io.ds2.core.graph.JobGraph;
 import io.ds2.core.graph.Vertex;
+import io.ds2.core.keyed.KeyedHistory;
 import io.ds2.core.options.Ds2Options;
 import io.ds2.core.options.ForecastSettings;
+import io.ds2.core.window.ObservationWindow;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One job's demand forecast: learns each source's measured arrival rate (by vertex name, so it
@@ -72,6 +77,40 @@ public final class DemandForecast {
   public Duration lead() {
     Duration rescale = rescales.stream().max(Duration::compareTo).orElse(window);
     return rescale.plus(warmUp).plus(window);
+  }
+
+  /**
+   * What the forecast says of a window decided at {@code now}, and where it rises above the
+   * measured demand by more than its error, the estimate sized for it too.
+   *
+   * @param raised {@code measured} with every vertex raised to what the forecast needs (never
+   *     lowered); empty where the forecast has nothing to add
+   */
+  public record Look(Outlook outlook, Optional<Estimate> raised) {}
+
+  /**
+   * Learns the window's demand, then looks ahead: the outlook, and the estimate at the forecast
+   * demand where it is higher (a second DS2 estimate over the same window).
+   */
+  public Look look(
+      JobGraph graph,
+      ObservationWindow window,
+      Estimate measured,
+      DemandScenario demand,
+      Ds2Options estimateOptions,
+      KeyedHistory keyed,
+      Instant now) {
+    learn(graph, measured, now);
+    Outlook outlook = outlook(graph, measured, now);
+    if (!(outlook instanceof Outlook.Ahead a)) {
+      return new Look(outlook, Optional.empty());
+    }
+    Optional<DemandScenario> higher = ForecastSizing.demand(graph, demand, a);
+    if (higher.isEmpty()) {
+      return new Look(outlook, Optional.empty());
+    }
+    Estimate ahead = RateModel.estimateFor(graph, window, higher.get(), estimateOptions, keyed);
+    return new Look(outlook, Optional.of(ForecastSizing.raise(graph, measured, ahead, a)));
   }
 
   /** What the forecast says for the sources of {@code graph} at {@code now}. */

@@ -6,7 +6,6 @@ import io.ds2.core.estimate.RateModel;
 import io.ds2.core.forecast.DemandForecast;
 import io.ds2.core.forecast.DemandHistory;
 import io.ds2.core.forecast.ForecastSizing;
-import io.ds2.core.forecast.Outlook;
 import io.ds2.core.graph.JobGraph;
 import io.ds2.core.keyed.KeyedHistory;
 import io.ds2.core.options.Ds2Options;
@@ -215,27 +214,18 @@ public final class JobScaler {
       Estimate measured,
       Instant now,
       List<ScalerEvent> events) {
-    forecast.learn(graph, measured, now);
-    Outlook outlook = forecast.outlook(graph, measured, now);
+    DemandForecast.Look look =
+        forecast.look(
+            graph, ready.window(), measured, demand, policy.estimateOptions(), keyedHistory, now);
     boolean acts = forecast.settings().mode() == ForecastSettings.Mode.ACT;
     Map<String, Integer> need = ForecastSizing.parallelism(measured);
-    if (!(outlook instanceof Outlook.Ahead a)) {
-      events.add(new ScalerEvent.Forecasted(outlook, need, Map.of(), false));
+    if (look.raised().isEmpty()) {
+      events.add(new ScalerEvent.Forecasted(look.outlook(), need, Map.of(), false));
       return measured;
     }
-    Optional<DemandScenario> higher = ForecastSizing.demand(graph, demand, a);
-    if (higher.isEmpty()) {
-      events.add(new ScalerEvent.Forecasted(outlook, need, Map.of(), false));
-      return measured;
-    }
-    Estimate raised =
-        ForecastSizing.raise(
-            graph,
-            measured,
-            RateModel.estimateFor(
-                graph, ready.window(), higher.get(), policy.estimateOptions(), keyedHistory),
-            a);
-    events.add(new ScalerEvent.Forecasted(outlook, need, ForecastSizing.parallelism(raised), acts));
+    Estimate raised = look.raised().get();
+    events.add(
+        new ScalerEvent.Forecasted(look.outlook(), need, ForecastSizing.parallelism(raised), acts));
     return acts ? raised : measured;
   }
 

@@ -2,10 +2,7 @@ package io.ds2.experiments.scale;
 
 import io.ds2.core.estimate.DemandScenario;
 import io.ds2.core.estimate.Estimate;
-import io.ds2.core.estimate.RateModel;
 import io.ds2.core.forecast.DemandForecast;
-import io.ds2.core.forecast.ForecastSizing;
-import io.ds2.core.forecast.Outlook;
 import io.ds2.core.graph.JobGraph;
 import io.ds2.core.graph.Vertex;
 import io.ds2.core.keyed.KeyedHistory;
@@ -15,7 +12,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * What forecasting adds to a decision (`--forecast act`, a daily period in 5-minute steps, two
@@ -97,18 +93,10 @@ final class ForecastDecisionTime {
       Estimate measured,
       Ds2Options options,
       Instant at) {
-    forecast.learn(graph, measured, at);
-    Outlook outlook = forecast.outlook(graph, measured, at);
-    if (!(outlook instanceof Outlook.Ahead a)) {
-      return false;
-    }
-    Optional<DemandScenario> higher = ForecastSizing.demand(graph, DemandScenario.measured(), a);
-    if (higher.isEmpty()) {
-      return false;
-    }
-    Estimate e = RateModel.estimateFor(graph, window, higher.get(), options, KeyedHistory.empty());
-    ForecastSizing.raise(graph, measured, e, a);
-    return true;
+    return forecast
+        .look(graph, window, measured, DemandScenario.measured(), options, KeyedHistory.empty(), at)
+        .raised()
+        .isPresent();
   }
 
   private static DemandForecast seeded(Ds2Options options, JobGraph graph, Instant now) {
