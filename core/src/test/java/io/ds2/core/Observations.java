@@ -37,6 +37,19 @@ public final class Observations {
     return this;
   }
 
+  /** A source that counts its reads (a FLIP-27 source), busy {@code busyMs} over its subtasks. */
+  public Observations readingSource(
+      String id, int p, double read, double busyMs, Optional<Backlog> b) {
+    return readingSource(id, p, read, busyMs, 0, b);
+  }
+
+  /** As above, held back (blocked on output) {@code bpMs} over its subtasks. */
+  public Observations readingSource(
+      String id, int p, double read, double busyMs, double bpMs, Optional<Backlog> b) {
+    vertices.put(id, vertex(id, p, read, read, busyMs, bpMs, b));
+    return this;
+  }
+
   /** An operator with explicit per-subtask deltas (skew); aggregates are their sums. */
   public Observations operator(String id, List<SubtaskSample> subtasks) {
     return source(id, subtasks, Optional.empty());

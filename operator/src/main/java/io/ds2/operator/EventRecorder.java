@@ -45,6 +45,12 @@ public final class EventRecorder {
     HotKeyGroup,
     /** The job fell behind with no subtask saturated: sized for a lower utilization from now. */
     CapacityShortfall,
+    /**
+     * A source that never waits for records has a lag that cannot show what arrives (its Kafka
+     * consumer holds fetched records the lag does not count): sized by a bounded step above what it
+     * read.
+     */
+    SourceLagHidden,
     MetricsNotReady,
     ConflictingAutoscaler,
     InvalidAnnotation,

@@ -76,6 +76,8 @@ final class EventingListener implements EventSink {
         } else if (reason.code() == ReasonCode.HOT_KEY_GROUP
             || reason.code() == ReasonCode.HOT_SPLIT) {
           events.warning(r, Reason.HotKeyGroup, message);
+        } else if (reason.code() == ReasonCode.SOURCE_LAG_HIDDEN) {
+          events.warning(r, Reason.SourceLagHidden, message);
         } else if ((reason.code() == ReasonCode.UNEVEN_INPUT
                 || reason.code() == ReasonCode.UNEVEN_SPLITS)
             && v.target() != v.current()) {

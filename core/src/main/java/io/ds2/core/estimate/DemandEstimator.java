@@ -2,6 +2,7 @@ package io.ds2.core.estimate;
 
 import io.ds2.core.graph.JobGraph;
 import io.ds2.core.graph.Vertex;
+import io.ds2.core.keyed.SubtaskShares;
 import io.ds2.core.window.Backlog;
 import io.ds2.core.window.ObservationWindow;
 import io.ds2.core.window.VertexObservation;
@@ -18,6 +19,16 @@ public final class DemandEstimator {
   // Never extrapolate by more than 20x: a source blocked 95%+ of the time says little.
   private static final double MAX_EXTRAPOLATION = 20;
   private static final double MIN_BACKLOG_COVERAGE = 0.5;
+
+  /**
+   * A source that never waited for records, whose lag hides what arrives ({@link
+   * Backlog#headsHidden}), is sized for this times what it read: at least what it read, and the
+   * gauge cannot say how much more (nor, where its job held it back, can the estimate downstream,
+   * which starts from it). A bounded step, taken again in the next windows while it never waits and
+   * its gauge stays blind, as a controller would probe; a rescale restarts the consumers, whose
+   * first fetches show the partitions' heads afresh.
+   */
+  static final double HIDDEN_STEP = 2;
 
   private DemandEstimator() {}
 
@@ -75,6 +86,19 @@ public final class DemandEstimator {
           catchUp
               .map(d -> OptionalDouble.of(Math.max(0, b.pendingAtEnd()) / (d.toMillis() / 1000.0)))
               .orElse(empty());
+      if (b.headsHidden() && neverWaited(source)) {
+        // The fit shows about what was read; what arrives is more, by how much no metric says.
+        double floor = Math.max(b.arrivalRate(), HIDDEN_STEP * observed);
+        return new SourceDemand(
+            source.vertexId(),
+            floor + catchUpRate.orElse(0),
+            SourceDemand.Basis.BACKLOG_HIDDEN,
+            observed,
+            OptionalDouble.of(b.growthPerSecond()),
+            catchUpRate,
+            1,
+            Optional.empty());
+      }
       double target = Math.max(0, b.arrivalRate() + catchUpRate.orElse(0));
       return new SourceDemand(
           source.vertexId(),
@@ -127,6 +151,15 @@ public final class DemandEstimator {
     return gap > Math.max(steady, b.shiftTolerance()) && gap > 1
         ? Optional.of(new SourceDemand.Shift(early, late))
         : Optional.empty();
+  }
+
+  /**
+   * Busy or held back nearly all the time, never waiting for records: it read what it could (or
+   * what its job let it), not all there is to read. A source that waited had nothing fetched.
+   */
+  static boolean neverWaited(VertexObservation source) {
+    return source.busyRatio().orElse(0) + source.backPressuredRatio().orElse(0)
+        >= SubtaskShares.SATURATED_BUSY;
   }
 
   private static OptionalDouble empty() {

@@ -12,6 +12,13 @@ public enum ReasonCode {
    * capped at the split count; more partitions would let it scale further.
    */
   SOURCE_SPLIT_LIMIT,
+  /**
+   * A source that never waited for records (busy or held back all the time) has a backlog gauge
+   * that cannot show what arrives (a Kafka consumer holds fetched records its lag does not count):
+   * its demand is twice what it read, a bounded step, until the gauge shows the heads again; a
+   * smaller {@code max.partition.fetch.bytes} or a stated demand makes it exact.
+   */
+  SOURCE_LAG_HIDDEN,
   /** A source's split count is unknown: sized as if its input spread evenly, with no cap. */
   SOURCE_SPLITS_UNKNOWN,
   /**

@@ -62,6 +62,11 @@ public record SourceDemand(
     /** Arrival rate = output + backlog growth (+ catch-up): what arrives at the source's input. */
     BACKLOG,
     /**
+     * The source never waited for records and its backlog gauge cannot show what arrives (a Kafka
+     * consumer holding fetched records its lag does not count): a bounded step above what it read.
+     */
+    BACKLOG_HIDDEN,
+    /**
      * No backlog metric: observed output scaled by 1 / (1 - back-pressured ratio), the rate the
      * source would emit unthrottled (DS2's source true output rate; FLINK-33306).
      */

@@ -58,6 +58,9 @@ public final class DemandForecast {
   /** Learns what arrived at each source in a window decided at {@code now}. */
   public void learn(JobGraph graph, Estimate measured, Instant now) {
     for (SourceDemand d : measured.demands().values()) {
+      if (d.basis() == SourceDemand.Basis.BACKLOG_HIDDEN) {
+        continue; // a step above what was read, not what arrived: no history to learn from
+      }
       graph.vertex(d.vertexId()).ifPresent(v -> history.add(v.name(), now, d.currentRate()));
     }
   }

@@ -28,6 +28,9 @@ import java.util.OptionalDouble;
  * @param earlierRunSeconds of {@code arrivalSpanSeconds}, the seconds fitted before the job last
  *     restarted (a rescale): taken in where the first window of a run and the last one before it
  *     saw the same load (0 otherwise)
+ * @param headsHidden the gauge stood still while the source read, then jumped ({@link
+ *     HiddenHeads}): its consumer holds fetched records the gauge does not count, and the arrival
+ *     rate is about what the source read, whatever arrives
  */
 public record Backlog(
     double pendingAtEnd,
@@ -39,7 +42,8 @@ public record Backlog(
     OptionalDouble lateArrivalRate,
     double arrivalSpanSeconds,
     double shiftTolerance,
-    double earlierRunSeconds) {
+    double earlierRunSeconds,
+    boolean headsHidden) {
   /** Readings a half-window needs before its own slope is trusted. */
   public static final int MIN_POINTS_PER_HALF = 3;
 
@@ -66,7 +70,34 @@ public record Backlog(
         lateArrivalRate,
         total,
         shiftTolerance,
-        seconds);
+        seconds,
+        headsHidden);
+  }
+
+  /** A backlog whose gauge showed no hidden heads. */
+  public Backlog(
+      double pendingAtEnd,
+      double growthPerSecond,
+      double arrivalRate,
+      int points,
+      double spanSeconds,
+      OptionalDouble earlyArrivalRate,
+      OptionalDouble lateArrivalRate,
+      double arrivalSpanSeconds,
+      double shiftTolerance,
+      double earlierRunSeconds) {
+    this(
+        pendingAtEnd,
+        growthPerSecond,
+        arrivalRate,
+        points,
+        spanSeconds,
+        earlyArrivalRate,
+        lateArrivalRate,
+        arrivalSpanSeconds,
+        shiftTolerance,
+        earlierRunSeconds,
+        false);
   }
 
   /** A backlog fitted over the window only, its halves as given. */

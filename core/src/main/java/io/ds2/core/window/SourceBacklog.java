@@ -106,7 +106,11 @@ final class SourceBacklog {
             halves ? OptionalDouble.of(late.slope) : OptionalDouble.empty(),
             times[end - 1] - times[from],
             halves ? noiseTolerance(noise, early, late) : 0,
-            0)); // fitted over this run only
+            0, // fitted over this run only
+            // Over the lead-in too (this run's windows before, up to two): at a 10 s refresh a
+            // window holds two or three intervals, and a blind gauge is not blind in each of them
+            // the same way (a window may grow by less than the reads, stand still, or jump).
+            HiddenHeads.seen(totals, pending, 0, end)));
   }
 
   /**

@@ -105,6 +105,60 @@ class DemandEstimatorTest {
         IllegalArgumentException.class, () -> DemandScenario.scaled(Double.NaN));
   }
 
+  /** A backlog over 30 s whose gauge hid its partitions' heads (or did not). */
+  private static Backlog hidden(boolean headsHidden) {
+    return new Backlog(
+        1500,
+        -10,
+        140,
+        3,
+        30,
+        java.util.OptionalDouble.empty(),
+        java.util.OptionalDouble.empty(),
+        30,
+        0,
+        0,
+        headsHidden);
+  }
+
+  @Test
+  void aSaturatedSourceWhoseGaugeHidesTheHeadsIsSizedAStepAboveWhatItRead() {
+    // Read 148/s, busy all 30 s; the fit says 140/s, as the gauge would for any arrival.
+    Observations o =
+        new Observations(30).readingSource("s", 1, 4440, 30_000, Optional.of(hidden(true)));
+    SourceDemand d = DemandEstimator.infer(o.get("s"), Optional.empty());
+    assertEquals(SourceDemand.Basis.BACKLOG_HIDDEN, d.basis());
+    assertEquals(DemandEstimator.HIDDEN_STEP * 148, d.targetRate(), 1e-9);
+    assertEquals(Optional.empty(), d.shift());
+  }
+
+  @Test
+  void aSourceHeldBackAllTheTimeWhoseGaugeHidesTheHeadsIsSizedTheSame() {
+    // Busy 90 %, back-pressured 9 %: it never waited for records; what its job let it read is
+    // what the estimate downstream starts from, so the step applies there too.
+    Observations o =
+        new Observations(30)
+            .readingSource("s", 1, 12_000, 27_000, 2_700, Optional.of(hidden(true)));
+    SourceDemand d = DemandEstimator.infer(o.get("s"), Optional.empty());
+    assertEquals(SourceDemand.Basis.BACKLOG_HIDDEN, d.basis());
+    assertEquals(800, d.targetRate(), 1e-9);
+  }
+
+  @Test
+  void aSourceWithTimeToSpareIsTakenAtItsGaugeWhateverItShows() {
+    // Idle a third of the time it reads all there is: the pattern is a consumer's, not a shortfall.
+    Observations o =
+        new Observations(30).readingSource("s", 1, 4440, 20_000, Optional.of(hidden(true)));
+    SourceDemand d = DemandEstimator.infer(o.get("s"), Optional.empty());
+    assertEquals(SourceDemand.Basis.BACKLOG, d.basis());
+    assertEquals(140, d.targetRate(), 1e-9);
+    Observations fresh =
+        new Observations(30).readingSource("s", 1, 4440, 30_000, Optional.of(hidden(false)));
+    assertEquals(
+        SourceDemand.Basis.BACKLOG,
+        DemandEstimator.infer(fresh.get("s"), Optional.empty()).basis());
+  }
+
   private static Backlog halves(double early, double late, double shiftTolerance) {
     return new Backlog(
         0,

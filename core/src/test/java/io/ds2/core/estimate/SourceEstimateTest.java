@@ -13,11 +13,13 @@ import io.ds2.core.options.Ds2Options;
 import io.ds2.core.split.KafkaAssignment;
 import io.ds2.core.split.Split;
 import io.ds2.core.split.SplitOwnership;
+import io.ds2.core.window.Backlog;
 import io.ds2.core.window.SubtaskSample;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -191,5 +193,32 @@ class SourceEstimateTest {
         estimate(all, 600, Map.of("s", 6), KeyedHistory.empty()).vertex("s").orElseThrow();
     assertEquals(6, chain.recommendedParallelism(), chain.reasons().toString());
     assertEquals(0, chain.targetOutputRate().getAsDouble(), 1e-9);
+  }
+
+  @Test
+  void aSourceWhoseLagHidesTheHeadsSaysSoAndIsSizedForTheStep() {
+    // Busy all 10 s reading 148/s over 12 partitions (1 MiB fetches), its gauge blind.
+    Backlog blind =
+        new Backlog(
+            1500, -10, 140, 3, 10, OptionalDouble.empty(), OptionalDouble.empty(), 10, 0, 0, true);
+    Observations o = new Observations(SECONDS);
+    o.readingSource("s", 1, 1480, 10_000, Optional.of(blind));
+    o.operator("k", List.of(SubtaskSample.of(0, 1000, 0, 1000, 9000, 0)));
+    SourceDemand d = DemandEstimator.infer(o.get("s"), Optional.empty());
+    VertexEstimate s =
+        RateModel.estimate(
+                GRAPH,
+                o.window(),
+                Map.of("s", d),
+                Ds2Options.defaults(),
+                KeyedHistory.empty(),
+                Map.of("s", 12))
+            .vertex("s")
+            .orElseThrow();
+    assertEquals(ReasonCode.SOURCE_LAG_HIDDEN, codes(s).get(0));
+    assertEquals(2, s.recommendedParallelism()); // 296/s at 148/s an instance
+    assertTrue(
+        s.reasons().get(0).message().contains("max.partition.fetch.bytes"),
+        s.reasons().get(0).message());
   }
 }
