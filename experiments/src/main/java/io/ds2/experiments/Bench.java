@@ -248,7 +248,14 @@ public final class Bench implements Runnable {
     @Override
     public Integer call() throws Exception {
       if (out != null) {
-        rescore(out, out.getFileName().toString().startsWith("kafka-suite"));
+        String name = out.getFileName().toString();
+        // The long runs are Kafka-fed too, and named among the Kafka-fed scenarios.
+        boolean kafka = name.startsWith("kafka-") || name.equals("long-runs");
+        if (!Files.exists(out.resolve("runs.json"))) {
+          // Runs made one at a time: scored from their recordings.
+          SuiteReport.write(out.resolve("runs.json"), SuiteReport.fromRecordings(out, kafka));
+        }
+        rescore(out, kafka);
         return 0;
       }
       rescore(Path.of("experiments/results/suite"), false);

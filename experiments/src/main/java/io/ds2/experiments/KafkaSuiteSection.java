@@ -35,8 +35,8 @@ final class KafkaSuiteSection {
         controller as in the synthetic suite below.
 
         Columns as there, plus: *valid* = every phase that starts below its oracle showed the
-        overload at the sources within 30 s (back-pressured 10 % of the time, or the lag growing by
-        1 % of the demand); a run that does not is not scored; *lag* = the sources' consumer lag
+        overload at the sources within 30 s (back-pressured 10 % of the time, a source subtask
+        saturated, or the lag growing by 1 % of the demand); a run that does not is not scored; *lag* = the sources' consumer lag
         (records) at its peak and at the end of each phase.
 
         """);

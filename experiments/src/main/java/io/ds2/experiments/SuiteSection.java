@@ -133,9 +133,12 @@ final class SuiteSection {
         phase (bold when it is the oracle: the smallest parallelism at which every operator's
         busiest subtask keeps up, from Flink's key-group assignment of the job's real keys, busy
         below 98 %); *keeps up* = measured from the run's own counters over the last 60 s of each
-        phase: the sources' backlog not growing (by more than 1 % of the demand) and no operator
-        subtask 98 % busy or more, unless the backlog shrinks (then busy subtasks are draining what
-        built up before); with the busiest operator and its busiest subtask's busy time
+        phase: each source's backlog not growing (by more than 1 % of its share of the demand),
+        its growth being what arrives less what the source read per second of its own task time,
+        or its lag gauge's growth if larger (a lag gauge alone can hide a backlog: a Kafka
+        consumer at its default fetch holds what it fetched uncounted), and no operator subtask
+        98 % busy or more, unless the backlog shrinks (then busy subtasks are draining what built
+        up before); with the busiest operator and its busiest subtask's busy time
         (`?`: a rescale less than 20 s before the phase ended); *slot-s* = slot-seconds with slot sharing (the widest
         vertex), against the static oracle's; *under* = seconds any operator ran below its oracle;
         *decide* = median wall time of one decision (for the Flink autoscaler: one `scale()` call,

@@ -233,6 +233,13 @@ public record JobSpec(
     return splits;
   }
 
+  @Override
+  public Map<String, Double> sourceRates() {
+    Map<String, Double> rates = new LinkedHashMap<>();
+    sources.forEach(s -> rates.put(vertexOf(s.name()), s.schedule().rateAt(0)));
+    return rates;
+  }
+
   /** Input rate of every operator (by name) at the initial rates times {@code rateFactor}. */
   public Map<String, Double> inputRates(double rateFactor) {
     Map<String, Double> outRate = new HashMap<>();

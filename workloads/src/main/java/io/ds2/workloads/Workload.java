@@ -40,4 +40,10 @@ public interface Workload {
 
   /** How many splits each source vertex reads, by vertex name. */
   Map<String, Integer> sourceSplits();
+
+  /**
+   * Records per second each source vertex reads at the base rate, by vertex name (together {@link
+   * #baseRate}): a benchmark judges each source's backlog against its own share.
+   */
+  Map<String, Double> sourceRates();
 }

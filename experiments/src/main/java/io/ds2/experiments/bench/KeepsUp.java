@@ -16,6 +16,12 @@ import java.util.Set;
  * the backlog shrinks by more than that (busy subtasks are then draining what built up before,
  * which proves they keep up). The busy test is what catches an overload that sits in network
  * buffers (tiny records): the sources then still emit all of the demand and no backlog grows.
+ *
+ * <p>The backlog grows by at least what arrives less what the sources read: the scenario's demand
+ * (the producers keep to it; a run records when they fall behind) less the records read per second
+ * of each source subtask's own clock. That, not the sources' lag gauge alone, is the truth a
+ * verdict rests on: a Kafka consumer at its default fetch holds thousands of fetched records its
+ * lag does not count, and its gauge then grows at about what the source reads, whatever arrives.
  */
 public final class KeepsUp {
   /** Busy fraction from which a subtask counts as saturated. */
@@ -63,6 +69,21 @@ public final class KeepsUp {
       double demand,
       Map<String, String> names,
       Set<String> sources) {
+    return at(samples, end, demand, names, sources, Map.of());
+  }
+
+  /**
+   * As above, each source judged against its own share of the demand ({@code shares}, by vertex id,
+   * summing to 1): one source draining a backlog after a restart does not cover for another falling
+   * behind. Without a share for every source, they are judged together.
+   */
+  static Verdict at(
+      List<Sampled> samples,
+      double end,
+      double demand,
+      Map<String, String> names,
+      Set<String> sources,
+      Map<String, Double> shares) {
     Sampled b = null;
     for (Sampled s : samples) {
       if (s.t() <= end) {
@@ -89,21 +110,24 @@ public final class KeepsUp {
     }
     String busiestVertex = "";
     double busiest = 0;
-    double emitted = 0;
+    double readRate = 0;
     double backlog = 0;
+    boolean each = shares.keySet().containsAll(sources);
+    double behind = 0; // of the sources judged each against its share: growth of those growing
+    double worst = Double.NEGATIVE_INFINITY; // the largest growth over its tolerance, per source
     for (VertexSample y : b.sample().vertices().values()) {
       VertexSample x = a.sample().vertex(y.vertexId()).orElseThrow();
       if (sources.contains(y.vertexId())) {
-        for (int i = 0; i < y.subtasks().size(); i++) {
-          // What the source took in: records read where its operator counts them (its chain may
-          // emit more, or nothing), else records emitted.
-          double read = delta(x.subtasks().get(i), y.subtasks().get(i), Counter.RECORDS_IN);
-          emitted +=
-              read > 0
-                  ? read
-                  : delta(x.subtasks().get(i), y.subtasks().get(i), Counter.RECORDS_OUT);
+        double sourceRate = readRate(x, y, span);
+        readRate += sourceRate;
+        double gauge = y.pendingRecords().orElse(0) - x.pendingRecords().orElse(0);
+        backlog += gauge;
+        if (each) {
+          double share = demand * shares.get(y.vertexId());
+          double growth = Math.max(gauge / span, share - sourceRate);
+          behind += Math.max(0, growth);
+          worst = Math.max(worst, growth - BACKLOG_TOLERANCE * share);
         }
-        backlog += y.pendingRecords().orElse(0) - x.pendingRecords().orElse(0);
       }
       // A source's chain is as likely to be saturated as any vertex (it reads and parses).
       for (int i = 0; i < y.subtasks().size(); i++) {
@@ -114,11 +138,16 @@ public final class KeepsUp {
         }
       }
     }
-    double growth = backlog / span;
+    double growth = Math.max(backlog / span, sources.isEmpty() ? 0 : demand - readRate);
     double tolerance = BACKLOG_TOLERANCE * demand;
     boolean keepsUp = growth <= tolerance && (busiest < SATURATED || growth < -tolerance);
+    if (each && !sources.isEmpty() && worst > 0) {
+      // A source behind its own share: the backlog grows there whatever the others drain.
+      growth = behind;
+      keepsUp = false;
+    }
     return new Verdict(
-        keepsUp, span, busiestVertex, busiest, demand > 0 ? emitted / span / demand : 1, growth);
+        keepsUp, span, busiestVertex, busiest, demand > 0 ? readRate / demand : 1, growth);
   }
 
   /**
@@ -127,7 +156,7 @@ public final class KeepsUp {
    * Flink's metric store (refreshed every 10 s by default) still answers with the old run's
    * counters and no backlog gauge; measured from such a poll, a job that keeps up looks stalled.
    */
-  private static boolean comparable(JobSample x, JobSample y) {
+  static boolean comparable(JobSample x, JobSample y) {
     for (VertexSample w : y.vertices().values()) {
       VertexSample v = x.vertex(w.vertexId()).orElse(null);
       if (v == null
@@ -159,6 +188,32 @@ public final class KeepsUp {
     double all =
         busy + delta(x, y, Counter.IDLE_TIME_MS) + delta(x, y, Counter.BACK_PRESSURED_TIME_MS);
     return all > 0 ? busy / all : 0;
+  }
+
+  /**
+   * Records/s a source vertex took in between two readings of the same run: read where its operator
+   * counts them (its chain may emit more, or nothing), else emitted; per second of each subtask's
+   * own clock, since its counters were read at a metric refresh, up to 10 s off the poll's time
+   * ({@code span}, used where a subtask reports no clock).
+   */
+  static double readRate(VertexSample x, VertexSample y, double span) {
+    double rate = 0;
+    for (int i = 0; i < Math.min(x.subtasks().size(), y.subtasks().size()); i++) {
+      double read = delta(x.subtasks().get(i), y.subtasks().get(i), Counter.RECORDS_IN);
+      double taken =
+          read > 0 ? read : delta(x.subtasks().get(i), y.subtasks().get(i), Counter.RECORDS_OUT);
+      double clock = elapsedSeconds(x.subtasks().get(i), y.subtasks().get(i));
+      rate += taken / (clock > 0 ? clock : span);
+    }
+    return rate;
+  }
+
+  /** The time that passed between two readings of a subtask, by its busy, idle and blocked time. */
+  private static double elapsedSeconds(SubtaskSample x, SubtaskSample y) {
+    return (delta(x, y, Counter.BUSY_TIME_MS)
+            + delta(x, y, Counter.IDLE_TIME_MS)
+            + delta(x, y, Counter.BACK_PRESSURED_TIME_MS))
+        / 1000;
   }
 
   private static double delta(SubtaskSample x, SubtaskSample y, Counter c) {

@@ -1,6 +1,9 @@
 package io.ds2.experiments.bench;
 
+import io.ds2.core.window.VertexSample;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The lag-slope service level as ShuffleBench and Theodolite judge a stream processor: a job is
@@ -14,6 +17,9 @@ final class LagSlo {
   static final double WARM_UP_SECONDS = 120;
   static final double TREND_SECONDS = 60;
   static final double GROWTH_OF_DEMAND = 0.01;
+  // Reads over less of a run than this say little (the first polls after a restart still show the
+  // old run's counters at a 10 s refresh).
+  static final double MIN_RUN_SECONDS = 20;
 
   /** A phase's verdict: seconds judged and seconds behind among them. */
   record Verdict(double judgedSeconds, double behindSeconds) {}
@@ -28,22 +34,83 @@ final class LagSlo {
    * @param demand records/s arriving in the phase
    */
   static Verdict of(List<Saso.Point> points, int phase, double from, double to, double demand) {
-    List<Saso.Point> in =
-        points.stream().filter(p -> p.phase() == phase && p.t() >= from && p.t() <= to).toList();
+    return of(points, List.of(), Set.of(), phase, from, to, demand);
+  }
+
+  /**
+   * As above, the lag's growth being at least what arrives less what the sources read over the
+   * trailing {@value #TREND_SECONDS} s of the same run (by each subtask's own clock; {@code
+   * sampled} aligned with {@code points}): a lag gauge alone can hide a backlog (a Kafka consumer
+   * at its default fetch holds what it fetched uncounted).
+   */
+  static Verdict of(
+      List<Saso.Point> points,
+      List<KeepsUp.Sampled> sampled,
+      Set<String> sources,
+      int phase,
+      double from,
+      double to,
+      double demand) {
+    List<Integer> in = new ArrayList<>();
+    for (int k = 0; k < points.size(); k++) {
+      Saso.Point p = points.get(k);
+      if (p.phase() == phase && p.t() >= from && p.t() <= to) {
+        in.add(k);
+      }
+    }
+    List<Saso.Point> inPoints = in.stream().map(points::get).toList();
     double judged = 0;
     double behind = 0;
     for (int i = 1; i < in.size(); i++) {
-      Saso.Point a = in.get(i - 1);
+      Saso.Point a = points.get(in.get(i - 1));
       if (a.t() < from + WARM_UP_SECONDS) {
         continue;
       }
-      double dt = in.get(i).t() - a.t();
+      double dt = points.get(in.get(i)).t() - a.t();
       judged += dt;
-      if (slope(in, a.t() - TREND_SECONDS, a.t()) > GROWTH_OF_DEMAND * demand) {
+      double growth = slope(inPoints, a.t() - TREND_SECONDS, a.t());
+      if (sampled.size() == points.size() && !sources.isEmpty()) {
+        growth = Math.max(growth, demand - readRate(sampled, in.get(i - 1), sources));
+      }
+      if (growth > GROWTH_OF_DEMAND * demand) {
         behind += dt;
       }
     }
     return new Verdict(judged, behind);
+  }
+
+  /**
+   * Records/s the sources read over the trailing minute up to poll {@code k}, within its run (from
+   * the earliest poll of that run at least {@value #MIN_RUN_SECONDS} s before it whose counters are
+   * not ahead); infinite (no evidence of a shortfall) where there is none.
+   */
+  private static double readRate(List<KeepsUp.Sampled> sampled, int k, Set<String> sources) {
+    KeepsUp.Sampled b = sampled.get(k);
+    for (int j = 0; j < k; j++) {
+      KeepsUp.Sampled a = sampled.get(j);
+      double span = b.t() - a.t();
+      if (span > TREND_SECONDS) {
+        continue;
+      }
+      if (span < MIN_RUN_SECONDS) {
+        break;
+      }
+      if (!a.sample().runningSince().equals(b.sample().runningSince())
+          || !KeepsUp.comparable(a.sample(), b.sample())) {
+        continue;
+      }
+      double rate = 0;
+      for (String id : sources) {
+        VertexSample x = a.sample().vertices().get(id);
+        VertexSample y = b.sample().vertices().get(id);
+        if (x == null || y == null || x.parallelism() != y.parallelism()) {
+          return Double.POSITIVE_INFINITY;
+        }
+        rate += KeepsUp.readRate(x, y, span);
+      }
+      return rate;
+    }
+    return Double.POSITIVE_INFINITY;
   }
 
   /** Records/s of the least-squares line through the lag of the points in [from, to]. */

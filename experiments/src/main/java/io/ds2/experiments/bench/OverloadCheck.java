@@ -14,10 +14,10 @@ import java.util.Set;
  * show the overload where production would, at the sources, within {@value #WITHIN_SECONDS} s (or
  * {@value #WITHIN_REFRESHES} metric refreshes, if longer: at Flink's default 10 s refresh a poll
  * holds new values only every 10 s, and the backlog gauge is first reported after one): the sources
- * back-pressured for {@value #MIN_BACK_PRESSURE} of their time or more, or their backlog (consumer
- * lag) growing by {@value #MIN_GROWTH} of the demand or more. An overload that only fills network
- * buffers is invisible to any controller reading the sources, and a benchmark that hides it
- * measures nothing.
+ * back-pressured for {@value #MIN_BACK_PRESSURE} of their time or more, a source subtask saturated
+ * (its chain the bottleneck), or their backlog (consumer lag) growing by {@value #MIN_GROWTH} of
+ * the demand or more. An overload that only fills network buffers is invisible to any controller
+ * reading the sources, and a benchmark that hides it measures nothing.
  */
 final class OverloadCheck {
   static final double WITHIN_SECONDS = 30;
@@ -70,8 +70,34 @@ final class OverloadCheck {
       return null;
     }
     return backPressure(a.sample(), b.sample(), sources) >= MIN_BACK_PRESSURE
+        || busiestSource(a.sample(), b.sample(), sources) >= KeepsUp.SATURATED
         || backlog(b.sample(), sources) - backlog(a.sample(), sources)
             >= MIN_GROWTH * demand * (b.t() - a.t());
+  }
+
+  /**
+   * The busiest source subtask's busy share between two polls: a source chain that is itself the
+   * bottleneck shows its overload in its own busy time, whatever its lag gauge says (a Kafka
+   * consumer at its default fetch hides what waits).
+   */
+  private static double busiestSource(JobSample a, JobSample b, Set<String> sources) {
+    double busiest = 0;
+    for (String id : sources) {
+      VertexSample x = a.vertices().get(id);
+      VertexSample y = b.vertices().get(id);
+      if (x == null || y == null || x.subtasks().size() != y.subtasks().size()) {
+        continue;
+      }
+      for (int i = 0; i < x.subtasks().size(); i++) {
+        SubtaskSample p = x.subtasks().get(i);
+        SubtaskSample q = y.subtasks().get(i);
+        double busy = delta(p, q, Counter.BUSY_TIME_MS);
+        double all =
+            busy + delta(p, q, Counter.IDLE_TIME_MS) + delta(p, q, Counter.BACK_PRESSURED_TIME_MS);
+        busiest = Math.max(busiest, all > 0 ? busy / all : 0);
+      }
+    }
+    return busiest;
   }
 
   /** The sources' back-pressured share of their time between two polls. */

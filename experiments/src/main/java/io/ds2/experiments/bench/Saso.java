@@ -187,7 +187,7 @@ public final class Saso {
     for (int i = 0; i < s.phases().size(); i++) {
       double phaseEnd = i + 1 < s.phases().size() ? phaseStart[i + 1] : end;
       double demand = s.job().baseRate() * s.phases().get(i).factor();
-      verdicts.add(KeepsUp.at(sampled, phaseEnd, demand, names, sources));
+      verdicts.add(KeepsUp.at(sampled, phaseEnd, demand, names, sources, shares(s, names)));
       int index = i;
       Map<String, Integer> atStart =
           points.stream()
@@ -203,6 +203,8 @@ public final class Saso {
         s,
         controller,
         points,
+        sampled,
+        sources,
         applied,
         notApplied,
         phaseStart,
@@ -217,6 +219,8 @@ public final class Saso {
       Scenario s,
       String controller,
       List<Point> points,
+      List<KeepsUp.Sampled> sampled,
+      java.util.Set<String> sources,
       List<Double> applied,
       int notApplied,
       double[] phaseStart,
@@ -251,7 +255,14 @@ public final class Saso {
         peakLag = Math.max(peakLag, p.pending());
       }
       LagSlo.Verdict slo =
-          LagSlo.of(points, i, from, to, s.job().baseRate() * s.phases().get(i).factor());
+          LagSlo.of(
+              points,
+              sampled,
+              sources,
+              i,
+              from,
+              to,
+              s.job().baseRate() * s.phases().get(i).factor());
       phases.add(
           new Phase(
               i,
@@ -345,6 +356,24 @@ public final class Saso {
         w.write("\n");
       }
     }
+  }
+
+  /**
+   * Each source vertex's share of the scenario's demand, by vertex id (its name as the job names
+   * it); empty where a name does not match, and the sources are then judged together.
+   */
+  static Map<String, Double> shares(Scenario s, Map<String, String> names) {
+    Map<String, Double> rates = s.job().sourceRates();
+    double total = rates.values().stream().mapToDouble(Double::doubleValue).sum();
+    Map<String, Double> shares = new HashMap<>();
+    names.forEach(
+        (id, name) -> {
+          Double rate = rates.get(name);
+          if (rate != null && total > 0) {
+            shares.put(id, rate / total);
+          }
+        });
+    return shares.size() == rates.size() ? shares : Map.of();
   }
 
   private static double seconds(Instant start, Instant t) {

@@ -92,6 +92,52 @@ public final class SuiteReport {
     Files.writeString(file, JSON.writeValueAsString(all) + "\n");
   }
 
+  /**
+   * The runs of {@code dir} scored from their recordings alone ({@code
+   * scenario__controller.jsonl.gz}, {@code __rN} for a repeat), for runs made one at a time ({@code
+   * ds2-bench scenario}) that wrote no runs.json: the decisions counted from the recording, their
+   * compute time not known.
+   */
+  public static List<Saso.Result> fromRecordings(Path dir, boolean kafka) throws IOException {
+    List<Saso.Result> results = new ArrayList<>();
+    List<Path> recordings;
+    try (var files = Files.list(dir)) {
+      recordings = files.filter(f -> f.toString().endsWith(".jsonl.gz")).sorted().toList();
+    }
+    for (Path f : recordings) {
+      String base = f.getFileName().toString().replace(".jsonl.gz", "");
+      String[] parts = base.split("__");
+      int repeat = parts.length > 2 ? Integer.parseInt(parts[2].substring(1)) : 1;
+      Scenario s = kafka ? Scenario.kafkaByName(parts[0]) : Scenario.byName(parts[0]);
+      Saso.Result r = Saso.compute(s, parts[1], f, new DecisionTimer(), repeat);
+      long decisions;
+      try (var lines = new java.util.zip.GZIPInputStream(Files.newInputStream(f))) {
+        decisions =
+            new String(lines.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                .lines()
+                .filter(l -> l.contains("\"kind\":\"decision\""))
+                .count();
+      }
+      results.add(
+          new Saso.Result(
+              r.scenario(),
+              r.controller(),
+              r.phases(),
+              r.steps(),
+              r.notApplied(),
+              r.slotSeconds(),
+              r.oracleSlotSeconds(),
+              r.parallelismSeconds(),
+              r.underProvisionedSeconds(),
+              r.laggingSeconds(),
+              (int) decisions,
+              null,
+              r.seconds(),
+              r.repeat()));
+    }
+    return results;
+  }
+
   public static List<Saso.Result> read(Path file) throws IOException {
     if (!Files.exists(file)) {
       return List.of();

@@ -95,6 +95,48 @@ class KeepsUpTest {
   }
 
   @Test
+  void aGaugeThatHidesTheBacklogDoesNotHideTheShortfall() {
+    // 100/s arrive, 60/s are read; the lag gauge (a Kafka consumer holding what it fetched)
+    // even shrinks. What arrives less what is read is the backlog's growth.
+    KeepsUp.Verdict v =
+        KeepsUp.at(run(60, -5, new double[] {0.9, 0.6}, 1000), 100, 100, NAMES, Set.of("s"));
+    assertFalse(v.keepsUp());
+    assertEquals(40, v.backlogGrowth(), 1e-9);
+    assertEquals(0.6, v.throughput(), 1e-9);
+  }
+
+  @Test
+  void oneSourceDrainingDoesNotCoverForAnotherFallingBehind() {
+    // Demand 700/s: "a" has 400/s and reads 300/s; "b" has 300/s and drains a backlog at 450/s.
+    // Together they read 750/s, more than arrives; "a" falls behind by 100/s all the same.
+    List<KeepsUp.Sampled> samples = new ArrayList<>();
+    for (int t = 0; t <= 100; t++) {
+      Map<String, VertexSample> v = new LinkedHashMap<>();
+      v.put("a", source("a", 300 * t, t, 0));
+      v.put("b", source("b", 450 * t, t, 50_000 - 150 * t));
+      samples.add(
+          new KeepsUp.Sampled(
+              t, new JobSample(T0.plusSeconds(t), "RUNNING", T0, OptionalLong.of(0), v)));
+    }
+    Map<String, String> names = Map.of("a", "Source: A", "b", "Source: B");
+    KeepsUp.Verdict together = KeepsUp.at(samples, 100, 700, names, Set.of("a", "b"));
+    assertTrue(together.keepsUp());
+    KeepsUp.Verdict each =
+        KeepsUp.at(samples, 100, 700, names, Set.of("a", "b"), Map.of("a", 4 / 7.0, "b", 3 / 7.0));
+    assertFalse(each.keepsUp());
+    assertEquals(100, each.backlogGrowth(), 1e-6);
+  }
+
+  private static VertexSample source(String id, double read, int t, double pending) {
+    return new VertexSample(
+        id,
+        "RUNNING",
+        1,
+        List.of(SubtaskSample.of(0, read, read, 500.0 * t, 500.0 * t, 0)),
+        OptionalDouble.of(pending));
+  }
+
+  @Test
   void countersSinceARestartCountAndTooFewSecondsAreUnknown() {
     // Restarted 30 s before the end: measured over those 30 s only.
     KeepsUp.Verdict since =

@@ -2,12 +2,21 @@ package io.ds2.experiments.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.ds2.core.window.JobSample;
+import io.ds2.core.window.SubtaskSample;
+import io.ds2.core.window.VertexSample;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class LagSloTest {
+  private static final Instant T0 = Instant.parse("2026-11-01T00:00:00Z");
+
   @Test
   void aLagGrowingFasterThanOnePercentOfDemandIsBehindAfterTheWarmUp() {
     // Demand 1,000/s; the lag grows 50/s (5 %) from 200 s on, and refreshes only every 10 s.
@@ -43,5 +52,36 @@ class LagSloTest {
     assertEquals(29, first.judgedSeconds(), 1e-9); // 120 .. 149
     assertEquals(29, first.behindSeconds(), 1e-9);
     assertEquals(30, LagSlo.of(points, 1, 150, 300, 1000).judgedSeconds(), 1e-9);
+  }
+
+  @Test
+  void aFlatGaugeOverReadsShortOfTheDemandIsBehind() {
+    // Demand 1,000/s, the source reads 900/s by its own clock; its gauge stands at 300 (a Kafka
+    // consumer holding what it fetched). Counters refresh every 10 s, as at Flink's defaults.
+    List<Saso.Point> points = new ArrayList<>();
+    List<KeepsUp.Sampled> sampled = new ArrayList<>();
+    for (int t = 0; t <= 400; t++) {
+      int refreshed = 10 * (t / 10);
+      points.add(new Saso.Point(t, 0, Map.of(), 1, 300));
+      VertexSample source =
+          new VertexSample(
+              "s",
+              "RUNNING",
+              1,
+              List.of(
+                  SubtaskSample.of(
+                      0, 900.0 * refreshed, 900.0 * refreshed, 1000.0 * refreshed, 0, 0)),
+              OptionalDouble.of(300));
+      sampled.add(
+          new KeepsUp.Sampled(
+              t,
+              new JobSample(
+                  T0.plusSeconds(t), "RUNNING", T0, OptionalLong.of(0), Map.of("s", source))));
+    }
+    assertEquals(0, LagSlo.of(points, 0, 0, 400, 1000).behindSeconds());
+    LagSlo.Verdict v = LagSlo.of(points, sampled, Set.of("s"), 0, 0, 400, 1000);
+    assertEquals(280, v.behindSeconds(), 1e-9);
+    // Reading all of it, it is not behind.
+    assertEquals(0, LagSlo.of(points, sampled, Set.of("s"), 0, 0, 400, 900).behindSeconds());
   }
 }

@@ -76,6 +76,27 @@ class OverloadCheckTest {
   }
 
   @Test
+  void aSourceChainThatIsItselfSaturatedShowsWhateverItsLagSays() {
+    // Busy all the time, not held back, its lag flat (a Kafka consumer holding what it fetched).
+    List<KeepsUp.Sampled> samples = new ArrayList<>();
+    for (int t = 0; t <= 40; t++) {
+      VertexSample source =
+          new VertexSample(
+              "s",
+              "RUNNING",
+              1,
+              List.of(SubtaskSample.of(0, 150.0 * t, 150.0 * t, 1000.0 * t, 0, 0)),
+              OptionalDouble.of(300));
+      samples.add(
+          new KeepsUp.Sampled(
+              t,
+              new JobSample(
+                  T0.plusSeconds(t), "RUNNING", T0, OptionalLong.of(0), Map.of("s", source))));
+    }
+    assertEquals(true, shown(samples, 1));
+  }
+
+  @Test
   void anOverloadHiddenInNetworkBuffersDoesNotShow() {
     // Neither back-pressure (5 % of the time) nor a backlog growing by more than 1 % of demand.
     assertEquals(false, shown(run(0.05, 0.005 * DEMAND, 100), 1));

@@ -134,12 +134,19 @@ public record NexmarkQuery(
   /** The generator's (or the events topic's) splits, by the source's vertex name. */
   @Override
   public Map<String, Integer> sourceSplits() {
-    String source =
-        mainVertex().startsWith("Source: ")
-            ? mainVertex()
-            : (kafka != null ? "Source: " + EVENTS : "Source: " + EVENTS + " -> Generate")
-                + " -> Read";
-    return Map.of(source, SPLITS);
+    return Map.of(sourceVertex(), SPLITS);
+  }
+
+  @Override
+  public Map<String, Double> sourceRates() {
+    return Map.of(sourceVertex(), baseRate());
+  }
+
+  /** The vertex that reads the events. */
+  private String sourceVertex() {
+    return mainVertex().startsWith("Source: ")
+        ? mainVertex()
+        : (kafka != null ? "Source: " + EVENTS : "Source: " + EVENTS + " -> Generate") + " -> Read";
   }
 
   /**
