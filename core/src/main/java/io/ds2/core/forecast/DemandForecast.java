@@ -22,7 +22,8 @@ import java.util.Optional;
  * One job's demand forecast: learns each source's measured arrival rate (by vertex name, so it
  * survives a changed graph), and says what it will be over the lead time — how long a rescale takes
  * to pay off: the job's own recent rescale time (from request to running), the warm-up and a
- * window. The fit is redone once per history step, not per decision. Pure: time is given.
+ * window. The fit is redone once per history step, not per decision, and its smoothing weights
+ * chosen once per period ({@link KeptWeights}). Pure: time is given.
  */
 public final class DemandForecast {
   // Rescales remembered for the lead time (the longest of them counts).
@@ -37,6 +38,8 @@ public final class DemandForecast {
   // The last fit, per source, and the history step it was made at.
   private final Map<String, SeasonalForecaster.Result> fits = new LinkedHashMap<>();
   private Instant fittedAt;
+  // Per source, the smoothing weights chosen once a period (not at every step).
+  private final Map<String, KeptWeights> weights = new LinkedHashMap<>();
 
   public DemandForecast(Ds2Options options) {
     this.settings = options.forecast();
@@ -140,9 +143,17 @@ public final class DemandForecast {
       if (d == null) {
         continue;
       }
+      long index = step.toEpochMilli() / settings.bucket().toMillis();
       SeasonalForecaster.Result r =
           fits.computeIfAbsent(
-              v.name(), n -> forecaster.forecast(history.series(n, now), settings.periodSteps()));
+              v.name(),
+              n ->
+                  forecaster.forecast(
+                      history.series(n, now),
+                      settings.periodSteps(),
+                      weights.computeIfAbsent(
+                          n, k -> new KeptWeights(KeptWeights.offsetOf(k, settings.periodSteps()))),
+                      index));
       if (r instanceof SeasonalForecaster.NoForecast none) {
         return new Outlook.None(none.reason(), v.name(), none.message());
       }

@@ -84,6 +84,26 @@ public final class HoltWinters {
     return run(y, period, w[0], w[1], w[2]).model(period, w);
   }
 
+  /**
+   * Runs the recursions over {@code y} with weights chosen before (by {@link #fit} on an earlier
+   * series): the state after the last observation, in one pass. Choosing the weights is what costs
+   * (a search of thousands of passes); they change slowly as a series grows by a step.
+   *
+   * @param weights alpha, beta, gamma as {@link #weights()} gave them
+   */
+  public static HoltWinters withWeights(double[] y, int period, double[] weights) {
+    if (period < 2 || y.length <= period) {
+      throw new IllegalArgumentException(
+          "Holt-Winters needs more than a period of " + period + " steps, has " + y.length);
+    }
+    return run(y, period, weights[0], weights[1], weights[2]).model(period, weights.clone());
+  }
+
+  /** The smoothing weights: alpha, beta, gamma. */
+  public double[] weights() {
+    return new double[] {alpha, beta, gamma};
+  }
+
   private static double weight(double logit) {
     return 1 / (1 + Math.exp(-logit));
   }

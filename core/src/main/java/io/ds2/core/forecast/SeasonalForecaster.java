@@ -80,6 +80,16 @@ public final class SeasonalForecaster {
    * @param horizon how many steps ahead to forecast
    */
   public Result forecast(double[] series, int horizon) {
+    return forecast(series, horizon, null, 0);
+  }
+
+  /**
+   * As above, with the series' smoothing weights kept from step to step ({@code kept}, chosen anew
+   * once a period) instead of chosen at every call: the same model at a pass's cost.
+   *
+   * @param step the index of the series' last step (consecutive calls: consecutive or equal)
+   */
+  Result forecast(double[] series, int horizon, KeptWeights kept, long step) {
     int needed = 2 * period + recent + 1;
     if (series.length < needed) {
       return new NoForecast(
@@ -106,7 +116,8 @@ public final class SeasonalForecaster {
     // The held-out period ends where the recent steps begin: a model that fails there has no
     // pattern to go on; one that holds there but fails lately faces a pattern broken today.
     int tested = n - recent - period;
-    double holdout = error(HoltWinters.fit(head(y, tested), period), y, tested, period);
+    double holdout =
+        error(fit(kept, KeptWeights.Role.HOLDOUT, head(y, tested), step), y, tested, period);
     if (holdout > maxError) {
       return new NoForecast(
           Reason.HOLDOUT_ERROR,
@@ -116,7 +127,8 @@ public final class SeasonalForecaster {
               100 * holdout,
               100 * maxError));
     }
-    double lately = error(HoltWinters.fit(head(y, n - recent), period), y, n - recent, recent);
+    double lately =
+        error(fit(kept, KeptWeights.Role.RECENT, head(y, n - recent), step), y, n - recent, recent);
     if (lately > maxError) {
       return new NoForecast(
           Reason.PATTERN_BROKEN,
@@ -128,12 +140,16 @@ public final class SeasonalForecaster {
               100 * lately,
               100 * maxError));
     }
-    HoltWinters model = HoltWinters.fit(y, period);
+    HoltWinters model = fit(kept, KeptWeights.Role.FULL, y, step);
     double[] ahead = new double[horizon];
     for (int h = 1; h <= horizon; h++) {
       ahead[h - 1] = Math.max(0, model.forecast(h));
     }
     return new Forecast(ahead, holdout, lately);
+  }
+
+  private HoltWinters fit(KeptWeights kept, KeptWeights.Role role, double[] y, long step) {
+    return kept == null ? HoltWinters.fit(y, period) : kept.fit(role, y, period, step);
   }
 
   /** Weighted absolute percentage error of {@code model}'s forecasts for y[from, from + steps). */

@@ -1,0 +1,64 @@
+package io.ds2.core.forecast;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Weights chosen once a period: between choices the model runs with them over the grown series, and
+ * forecasts as a model whose weights were chosen on it would, to within a percent on a daily
+ * pattern.
+ */
+class KeptWeightsTest {
+  private static final int PERIOD = 48;
+
+  /** {@code n} steps of a daily swing 200-600 with a little noise. */
+  private static double[] days(int n) {
+    double[] y = new double[n];
+    for (int k = 0; k < n; k++) {
+      y[k] = 400 - 200 * Math.cos(2 * Math.PI * k / PERIOD) + 5 * Math.sin(k * 7.3);
+    }
+    return y;
+  }
+
+  @Test
+  void weightsAreKeptForAPeriodThenChosenAnew() {
+    KeptWeights kept = new KeptWeights(0);
+    double[] y = days(6 * PERIOD);
+    double[] chosen = kept.fit(KeptWeights.Role.FULL, y, PERIOD, 0).weights();
+    assertArrayEquals(HoltWinters.fit(y, PERIOD).weights(), chosen, 0);
+    for (int step = 1; step < PERIOD; step++) {
+      double[] grown = days(6 * PERIOD + step);
+      HoltWinters model = kept.fit(KeptWeights.Role.FULL, grown, PERIOD, step);
+      assertArrayEquals(chosen, model.weights(), 0);
+      HoltWinters fresh = HoltWinters.fit(grown, PERIOD);
+      for (int h = 1; h <= PERIOD; h++) {
+        assertEquals(fresh.forecast(h), model.forecast(h), 0.01 * fresh.forecast(h));
+      }
+    }
+    double[] later = days(7 * PERIOD);
+    assertArrayEquals(
+        HoltWinters.fit(later, PERIOD).weights(),
+        kept.fit(KeptWeights.Role.FULL, later, PERIOD, PERIOD).weights(),
+        0);
+  }
+
+  @Test
+  void theFirstChoiceOfEachSeriesIsStaggeredByItsOffset() {
+    // Offset 10: chosen at step 0 as if at step -10, so chosen anew at step PERIOD - 10.
+    KeptWeights kept = new KeptWeights(10);
+    kept.fit(KeptWeights.Role.FULL, days(6 * PERIOD), PERIOD, 0);
+    double[] before = days(6 * PERIOD + PERIOD - 11);
+    double[] at = days(6 * PERIOD + PERIOD - 10);
+    double[] first = kept.fit(KeptWeights.Role.FULL, before, PERIOD, PERIOD - 11).weights();
+    double[] anew = kept.fit(KeptWeights.Role.FULL, at, PERIOD, PERIOD - 10).weights();
+    assertArrayEquals(HoltWinters.fit(days(6 * PERIOD), PERIOD).weights(), first, 0);
+    assertArrayEquals(HoltWinters.fit(at, PERIOD).weights(), anew, 0);
+    int a = KeptWeights.offsetOf("Source: Orders", PERIOD);
+    int b = KeptWeights.offsetOf("Source: Payments", PERIOD);
+    assertTrue(a >= 0 && a < PERIOD && b >= 0 && b < PERIOD, Arrays.toString(new int[] {a, b}));
+  }
+}
