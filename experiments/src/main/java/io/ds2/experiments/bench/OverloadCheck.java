@@ -24,6 +24,14 @@ final class OverloadCheck {
   static final int WITHIN_REFRESHES = 4;
   static final double MIN_BACK_PRESSURE = 0.1;
   static final double MIN_GROWTH = 0.01;
+
+  /**
+   * A source subtask busy this share of its time shows its overload to a controller reading busy
+   * time (ds2 takes it as never waiting for records); a Flink task saturated by its own work
+   * reports 97-98 % busy, the rest its own overhead (measured at parallelism 1 on the fan-in).
+   */
+  static final double SATURATED_SOURCE = 0.95;
+
   // the overload is judged over at least this much of the phase's first run (before a restart)
   private static final double MIN_SPAN_SECONDS = 5;
 
@@ -70,9 +78,28 @@ final class OverloadCheck {
       return null;
     }
     return backPressure(a.sample(), b.sample(), sources) >= MIN_BACK_PRESSURE
-        || busiestSource(a.sample(), b.sample(), sources) >= KeepsUp.SATURATED
+        || saturatedSince(sampled, a, b, sources)
         || backlog(b.sample(), sources) - backlog(a.sample(), sources)
             >= MIN_GROWTH * demand * (b.t() - a.t());
+  }
+
+  /**
+   * Whether a source subtask was saturated from some poll between {@code a} and {@code b} (of the
+   * same run, {@value #MIN_SPAN_SECONDS} s or more before {@code b}) up to {@code b}: a source that
+   * waited for its first records when the phase began is saturated from when they came.
+   */
+  private static boolean saturatedSince(
+      List<KeepsUp.Sampled> sampled, KeepsUp.Sampled a, KeepsUp.Sampled b, Set<String> sources) {
+    for (KeepsUp.Sampled s : sampled) {
+      if (s.t() < a.t() || b.t() - s.t() < MIN_SPAN_SECONDS) {
+        continue;
+      }
+      if (s.sample().runningSince().equals(b.sample().runningSince())
+          && busiestSource(s.sample(), b.sample(), sources) >= SATURATED_SOURCE) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
