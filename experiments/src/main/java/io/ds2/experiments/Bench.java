@@ -193,7 +193,7 @@ public final class Bench implements Runnable {
     public Integer call() throws Exception {
       List<DecisionTimeBenchmark.Result> results = new ArrayList<>();
       System.out.printf(
-          "%-9s %8s %12s %14s %12s %12s %12s %10s %12s %12s %12s%n",
+          "%-9s %8s %12s %14s %12s %12s %12s %10s %12s %12s %12s %12s%n",
           "VERTICES",
           "MAX PAR",
           "WINDOW us",
@@ -204,7 +204,8 @@ public final class Bench implements Runnable {
           "ALLOC KiB",
           "FC RAISE us",
           "FC HOLD us",
-          "REFIT ms");
+          "STEP ms",
+          "WEIGHTS ms");
       for (int[] size :
           List.of(
               new int[] {10, 128},
@@ -215,7 +216,7 @@ public final class Bench implements Runnable {
         results.add(r);
         System.out.printf(
             Locale.ROOT,
-            "%-9d %8d %12.1f %14.1f %12.1f %12.1f %12.1f %10.0f %12.1f %12.1f %12.1f%n",
+            "%-9d %8d %12.1f %14.1f %12.1f %12.1f %12.1f %10.0f %12.1f %12.1f %12.1f %12.1f%n",
             size[0],
             size[1],
             r.windowMedianMicros(),
@@ -226,7 +227,8 @@ public final class Bench implements Runnable {
             r.allocatedKiBPerDecision(),
             r.forecastRaisingMedianMicros(),
             r.forecastHoldingMedianMicros(),
-            r.forecastRefitMedianMicros() / 1000);
+            r.forecastStepMedianMicros() / 1000,
+            r.forecastChooseWeightsMedianMicros() / 1000);
       }
       writeResults(out, "decide", results, null);
       return 0;

@@ -70,10 +70,11 @@ final class FlinkDefaultsSection {
         gauge measures against a partition head minutes old: records read + lag grew by ~140/s,
         in steps of ~2,750 every 20 s, for 400/s arriving. ds2 took the demand for 144-158/s,
         went to 1/1/2 and 2/1/2 for the oracle's 3/1/4 and 6/1/8, and fell behind (backlog +457/s
-        at the end). The same gauge feeds the Flink autoscaler's backlog term. Not fixed yet:
-        the next step is a saturated source whose lag cannot show the arrival (busy, its fitted
-        arrival no more than what it reads) — sized up by a bounded step rather than taken at
-        its word — measured at this fetch size before the headline runs, which need it.
+        at the end). The same gauge feeds the Flink autoscaler's backlog term. The gauge's
+        mechanism, found since (2026-12-04): the consumer sets a partition's lag only as it takes
+        that partition's records, so while it reads one partition's 1 MiB fetch (records read +
+        lag) stands still, then jumps by the next partition's; what it fetched for the others is
+        counted nowhere. ds2 now tells such a gauge and steps the source up (the section above).
 
       ![fanin-step-up ds2-defaults at Kafka's default fetch](results/kafka-default-fetch-probe/fanin-step-up__ds2-defaults.png)
       """;
@@ -107,6 +108,16 @@ final class FlinkDefaultsSection {
       md.append("No runs at Flink's defaults yet.\n\n");
       return;
     }
+    tables(md, dir, cells);
+    md.append("\n").append(NOTES).append("\n");
+    plots(md, dir, cells);
+  }
+
+  /**
+   * The suite's table of these runs, then per run the seconds behind (the SLO), slot-seconds
+   * against the oracle's and the decisions the capacity-shortfall rule held.
+   */
+  static void tables(StringBuilder md, Path dir, List<SuiteSection.Cell> cells) throws IOException {
     KafkaSuiteSection.table(md, cells);
     md.append(
         "\n| scenario | controller | behind / judged (s) | slot-s / oracle | shortfall holds /"
@@ -132,7 +143,10 @@ final class FlinkDefaultsSection {
               r.slotSeconds() / r.oracleSlotSeconds(),
               shortfallHolds(dir, r).map(n -> n + " / " + r.decisions()).orElse("-")));
     }
-    md.append("\n").append(NOTES).append("\n");
+  }
+
+  /** Each run's plot. */
+  static void plots(StringBuilder md, Path dir, List<SuiteSection.Cell> cells) {
     md.append("Plots (parallelism per operator against the oracle, the backlog in grey):\n\n");
     md.append(
         cells.stream()

@@ -54,7 +54,8 @@ public final class DecisionTimeBenchmark {
       double allocatedKiBPerDecision,
       double forecastRaisingMedianMicros,
       double forecastHoldingMedianMicros,
-      double forecastRefitMedianMicros) {}
+      double forecastStepMedianMicros,
+      double forecastChooseWeightsMedianMicros) {}
 
   // Bytes allocated per decision: unlike wall time, the same on every machine, however loaded.
   private static final com.sun.management.ThreadMXBean ALLOCATION =
@@ -113,7 +114,8 @@ public final class DecisionTimeBenchmark {
         allocated / 1024.0 / iterations,
         forecast.raisingMedianMicros(),
         forecast.holdingMedianMicros(),
-        forecast.refitMedianMicros());
+        forecast.stepMedianMicros(),
+        forecast.chooseWeightsMedianMicros());
   }
 
   private static double percentile(long[] nanos, double q) {

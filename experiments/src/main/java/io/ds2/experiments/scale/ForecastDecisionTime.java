@@ -17,18 +17,27 @@ import java.util.Map;
  * What forecasting adds to a decision (`--forecast act`, a daily period in 5-minute steps, two
  * weeks of history for every source): per decision, learning the window's demand, the outlook from
  * the fits made at the current step and, since the forecast here says a rise is ahead, the second
- * DS2 estimate at the forecast demand (as {@code JobScaler} does); and, once per history step,
- * fitting every source's Holt-Winters model again (the first decision of a step pays it).
+ * DS2 estimate at the forecast demand (as {@code JobScaler} does); once per history step, running
+ * every source's Holt-Winters model over its history again with the weights it keeps (the first
+ * decision of a step pays it); and choosing every source's weights, which a forecast does at its
+ * first decision (a start, a new leader) and then once a period per source, staggered.
  */
 final class ForecastDecisionTime {
   private static final Duration BUCKET = Duration.ofMinutes(5);
   private static final int DAYS = 14;
+  // Forecasts started afresh, each choosing every source's weights (seconds each at 100 sources).
+  private static final int CHOICES = 3;
 
   /**
    * Median per-decision cost (fits cached) where the forecast raises (a second estimate) and where
-   * it does not, and the median refit of every source, in microseconds.
+   * it does not, the median first decision of a step (every source's model run again), and the
+   * median first decision of a forecast (every source's weights chosen), in microseconds.
    */
-  record Result(double raisingMedianMicros, double holdingMedianMicros, double refitMedianMicros) {}
+  record Result(
+      double raisingMedianMicros,
+      double holdingMedianMicros,
+      double stepMedianMicros,
+      double chooseWeightsMedianMicros) {}
 
   private ForecastDecisionTime() {}
 
@@ -48,17 +57,24 @@ final class ForecastDecisionTime {
     DemandForecast quiet = seeded(options, graph, holding);
     double holdingMedian =
         perDecision(quiet, graph, window, measured, options, holding, false, iterations);
-    long[] refit = new long[refits];
+    long[] step = new long[refits];
     for (int round = 0; round < 2; round++) {
       for (int i = 0; i < refits; i++) {
         // Each in a step of its own: the fits of the step before do not count.
         Instant at = raising.plus(BUCKET.multipliedBy(1 + i + round * refits));
         long t0 = System.nanoTime();
         forecast.outlook(graph, measured, at);
-        refit[i] = System.nanoTime() - t0;
+        step[i] = System.nanoTime() - t0;
       }
     }
-    return new Result(raisingMedian, holdingMedian, median(refit));
+    long[] choose = new long[CHOICES];
+    for (int i = 0; i < CHOICES; i++) {
+      DemandForecast fresh = seeded(options, graph, raising);
+      long t0 = System.nanoTime();
+      fresh.outlook(graph, measured, raising);
+      choose[i] = System.nanoTime() - t0;
+    }
+    return new Result(raisingMedian, holdingMedian, median(step), median(choose));
   }
 
   private static double perDecision(
