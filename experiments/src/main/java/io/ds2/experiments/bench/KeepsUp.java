@@ -183,7 +183,8 @@ public final class KeepsUp {
             v -> y.vertex(v.vertexId()).map(w -> w.parallelism() == v.parallelism()).orElse(false));
   }
 
-  private static double busy(SubtaskSample x, SubtaskSample y) {
+  /** A subtask's busy share of its time between two readings. */
+  static double busy(SubtaskSample x, SubtaskSample y) {
     double busy = delta(x, y, Counter.BUSY_TIME_MS);
     double all =
         busy + delta(x, y, Counter.IDLE_TIME_MS) + delta(x, y, Counter.BACK_PRESSURED_TIME_MS);

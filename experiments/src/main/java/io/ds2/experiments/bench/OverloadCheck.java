@@ -116,12 +116,7 @@ final class OverloadCheck {
         continue;
       }
       for (int i = 0; i < x.subtasks().size(); i++) {
-        SubtaskSample p = x.subtasks().get(i);
-        SubtaskSample q = y.subtasks().get(i);
-        double busy = delta(p, q, Counter.BUSY_TIME_MS);
-        double all =
-            busy + delta(p, q, Counter.IDLE_TIME_MS) + delta(p, q, Counter.BACK_PRESSURED_TIME_MS);
-        busiest = Math.max(busiest, all > 0 ? busy / all : 0);
+        busiest = Math.max(busiest, KeepsUp.busy(x.subtasks().get(i), y.subtasks().get(i)));
       }
     }
     return busiest;

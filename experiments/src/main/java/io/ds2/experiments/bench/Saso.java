@@ -77,6 +77,25 @@ public final class Saso {
       repeat = Math.max(1, repeat);
     }
 
+    /** This result with its decisions counted and timed elsewhere (live), as run {@code repeat}. */
+    public Result withDecisions(int count, Double medianMicros, int repeat) {
+      return new Result(
+          scenario,
+          controller,
+          phases,
+          steps,
+          notApplied,
+          slotSeconds,
+          oracleSlotSeconds,
+          parallelismSeconds,
+          underProvisionedSeconds,
+          laggingSeconds,
+          count,
+          medianMicros,
+          seconds,
+          repeat);
+    }
+
     public boolean reachedOracle() {
       return phases.stream().allMatch(Phase::reachedOracle);
     }
@@ -103,21 +122,7 @@ public final class Saso {
       return old;
     }
     Result r = compute(s, old.controller(), dir.resolve(base + ".jsonl.gz"), new DecisionTimer());
-    return new Result(
-        r.scenario(),
-        r.controller(),
-        r.phases(),
-        r.steps(),
-        r.notApplied(),
-        r.slotSeconds(),
-        r.oracleSlotSeconds(),
-        r.parallelismSeconds(),
-        r.underProvisionedSeconds(),
-        r.laggingSeconds(),
-        old.decisions(),
-        old.decisionMedianMicros(),
-        r.seconds(),
-        old.repeat());
+    return r.withDecisions(old.decisions(), old.decisionMedianMicros(), old.repeat());
   }
 
   public static Result compute(Scenario s, String controller, Path recording, DecisionTimer timer)

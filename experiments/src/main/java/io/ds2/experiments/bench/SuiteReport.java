@@ -118,22 +118,7 @@ public final class SuiteReport {
                 .filter(l -> l.contains("\"kind\":\"decision\""))
                 .count();
       }
-      results.add(
-          new Saso.Result(
-              r.scenario(),
-              r.controller(),
-              r.phases(),
-              r.steps(),
-              r.notApplied(),
-              r.slotSeconds(),
-              r.oracleSlotSeconds(),
-              r.parallelismSeconds(),
-              r.underProvisionedSeconds(),
-              r.laggingSeconds(),
-              (int) decisions,
-              null,
-              r.seconds(),
-              r.repeat()));
+      results.add(r.withDecisions((int) decisions, null, r.repeat()));
     }
     return results;
   }
