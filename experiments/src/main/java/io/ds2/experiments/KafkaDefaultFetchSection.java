@@ -41,8 +41,16 @@ final class KafkaDefaultFetchSection {
       - The bench judges keeps-up, the SLO and validity by what arrives less what the sources
         read (per second of their own task clocks), not by the lag gauge alone, which at this
         fetch hides what the consumer holds; no stored run's verdict changed by it.
-      - Not run yet at this fetch: the other suite scenarios, the Flink autoscaler (whose
-        backlog term reads the same gauge), repeats.
+      - **The Flink autoscaler 1.10 at its documentation's example settings and target 0.7**
+        (`--controller flink-as-1.10-doc-u0.7`, same scenario, one run): its backlog term reads
+        the same gauge. It went 1 -> 2, then to 12/1/8 at 738 s, and 12/1/16 at x2; keeps up at
+        the end of both phases, at the same slot-seconds as ds2 (16,297 against 16,287), but
+        behind by the SLO 652 of 779 s and 109 of 778 s (ds2: 117 and 0), lag peaks 223,997 and
+        100,599 records (ds2: 34,681 and 0), under-provisioned 738 s (ds2: 337 s). One run
+        each: no spread, so these say what happened, not by how much one is ahead. Its
+        decisions are not in the recording (179 calls, median 72 ms, live): the table's
+        decision counts are ds2's decision events only.
+      - Not run yet at this fetch: the other suite scenarios, the DS2 paper's policy, repeats.
       """;
 
   private KafkaDefaultFetchSection() {}

@@ -25,7 +25,7 @@ final class ResultsPage {
         ```bash
         bin/ds2-bench calibrate --out experiments/results/calibration.json
         for c in ds2-defaults ds2-defaults-u0.7; do bin/ds2-bench scenario --feed kafka --scenario fanin-step-up --controller $c --out experiments/results/kafka-default-fetch-hidden-heads; done   # ~10 min
-        bin/ds2-bench scenario --feed kafka --scenario fanin-step-up-long --controller ds2-defaults-u0.7 --out experiments/results/kafka-default-fetch-hidden-heads   # ~31 min
+        for c in ds2-defaults-u0.7 flink-as-1.10-doc-u0.7; do bin/ds2-bench scenario --feed kafka --scenario fanin-step-up-long --controller $c --out experiments/results/kafka-default-fetch-hidden-heads; done   # ~31 min each
         bin/ds2-bench rescore --out experiments/results/kafka-default-fetch-hidden-heads
         bin/ds2-bench suite --feed kafka --cluster flink-defaults --controllers ds2-defaults-u0.7,ds2-defaults   # at Flink's defaults (~60 min)
         bin/ds2-bench rescore --out experiments/results/kafka-suite-flink-defaults
