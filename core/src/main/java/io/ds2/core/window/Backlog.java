@@ -74,32 +74,6 @@ public record Backlog(
         headsHidden);
   }
 
-  /** A backlog whose gauge showed no hidden heads. */
-  public Backlog(
-      double pendingAtEnd,
-      double growthPerSecond,
-      double arrivalRate,
-      int points,
-      double spanSeconds,
-      OptionalDouble earlyArrivalRate,
-      OptionalDouble lateArrivalRate,
-      double arrivalSpanSeconds,
-      double shiftTolerance,
-      double earlierRunSeconds) {
-    this(
-        pendingAtEnd,
-        growthPerSecond,
-        arrivalRate,
-        points,
-        spanSeconds,
-        earlyArrivalRate,
-        lateArrivalRate,
-        arrivalSpanSeconds,
-        shiftTolerance,
-        earlierRunSeconds,
-        false);
-  }
-
   /** A backlog fitted over the window only, its halves as given. */
   public Backlog(
       double pendingAtEnd,
@@ -119,7 +93,8 @@ public record Backlog(
         lateArrivalRate,
         spanSeconds,
         0,
-        0);
+        0,
+        false);
   }
 
   /** A backlog fitted over the whole window only. */

@@ -170,7 +170,8 @@ class DemandEstimatorTest {
         java.util.OptionalDouble.of(late),
         30,
         shiftTolerance,
-        0);
+        0,
+        false);
   }
 
   @Test

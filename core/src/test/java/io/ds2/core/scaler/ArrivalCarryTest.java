@@ -41,7 +41,17 @@ class ArrivalCarryTest {
   /** A fit over the window alone, halves agreeing, noise as given. */
   private static Backlog fit(double rate, double seconds, double noise) {
     return new Backlog(
-        0, 0, rate, 11, 10, OptionalDouble.of(rate), OptionalDouble.of(rate), seconds, noise, 0);
+        0,
+        0,
+        rate,
+        11,
+        10,
+        OptionalDouble.of(rate),
+        OptionalDouble.of(rate),
+        seconds,
+        noise,
+        0,
+        false);
   }
 
   private static Backlog carried(ObservationWindow w) {
