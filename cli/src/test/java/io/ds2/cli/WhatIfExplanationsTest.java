@@ -33,6 +33,7 @@ class WhatIfExplanationsTest {
           ReasonCode.DIRECTION_UNSTABLE.name(),
           ReasonCode.SCALE_DOWN_DELAYED.name(),
           ReasonCode.SCALE_DOWN_TO_HIGHEST.name(),
+          ReasonCode.SCALE_DOWN_JOINED.name(),
           ReasonCode.BACKING_OFF.name(),
           ReasonCode.DEMAND_SHIFTED.name(),
           ReasonCode.ESTIMATE_INCOMPLETE.name(),

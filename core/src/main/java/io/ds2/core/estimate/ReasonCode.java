@@ -70,6 +70,11 @@ public enum ReasonCode {
   DIRECTION_UNSTABLE,
   /** Recommendations have not been lower for the whole scale-down delay yet. */
   SCALE_DOWN_DELAYED,
+  /**
+   * A scale-down whose delay ends before the next decision joins a rescale of other vertices made
+   * now: one restart instead of two.
+   */
+  SCALE_DOWN_JOINED,
   /** A recent rescale was not applied by Flink; waiting before trying again. */
   BACKING_OFF,
   /** A source's load changed inside the window; the next (steady) window decides. */

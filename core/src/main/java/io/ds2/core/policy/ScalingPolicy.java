@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The loop's memory: turns each clean window's estimate into a decision. A change is made only when
@@ -36,6 +37,8 @@ public final class ScalingPolicy implements DecisionPolicy {
   // Rescales not applied in a row: each doubles the back-off, up to MAX_BACKOFF_FACTOR.
   private int notApplied;
   private boolean heldForShift;
+  // The vertices the last rescale asked to change (null: not known, e.g. after a restore).
+  private Set<String> lastRescaled;
   // The options estimates are made with: the configured ones until a capacity shortfall taught
   // the policy that the job cannot be run as hot (then a lower target utilization, kept).
   private Ds2Options estimateOptions;
@@ -172,6 +175,7 @@ public final class ScalingPolicy implements DecisionPolicy {
     boolean changes = VertexTargets.changed(proposals, targets);
     // Joins a rescale, never starts one: alone, a consumer at its capacity flips between windows.
     if (changes) {
+      joinDueScaleDowns(proposals, targets, extra, now);
       PointwiseInputs.raise(graph, estimate, targets, extra, options);
       changes =
           VertexTargets.changed(
@@ -213,9 +217,15 @@ public final class ScalingPolicy implements DecisionPolicy {
     if (changes) {
       shortfallWindows = 0;
       Map<String, Integer> parallelism = Action.Rescale.fresh(targets.length);
+      Set<String> rescaled = new java.util.HashSet<>();
       for (int i = 0; i < targets.length; i++) {
-        parallelism.put(proposals.get(i).estimate().vertexId(), targets[i]);
+        String id = proposals.get(i).estimate().vertexId();
+        parallelism.put(id, targets[i]);
+        if (targets[i] != proposals.get(i).estimate().currentParallelism()) {
+          rescaled.add(id);
+        }
       }
+      lastRescaled = rescaled;
       return new Decision(
           now,
           estimate,
@@ -232,10 +242,56 @@ public final class ScalingPolicy implements DecisionPolicy {
         : SlotCapacity.unknown();
   }
 
-  /** The job now runs at the requested parallelism: a new operating point, start afresh. */
+  /**
+   * A scale-down that would fall due before the next decision joins the rescale made now: the job
+   * restarts anyway, and waiting would restart it again within a window.
+   */
+  private void joinDueScaleDowns(
+      List<Proposal> proposals, int[] targets, Reason[] extra, Instant now) {
+    Instant nextDecision = now.plus(options.window());
+    for (int i = 0; i < targets.length; i++) {
+      Proposal p = proposals.get(i);
+      int current = p.estimate().currentParallelism();
+      VertexMemory m = memory.get(p.estimate().vertexId());
+      int due =
+          targets[i] != current || m == null
+              ? -1
+              : m.scaleDownDueBefore(current, nextDecision, options.scaleDownDelay());
+      if (due > 0) {
+        targets[i] = due;
+        extra[i] =
+            new Reason(
+                ReasonCode.SCALE_DOWN_JOINED,
+                "lower since "
+                    + m.down.since()
+                    + "; the delay ends before the next decision, so it joins this rescale at "
+                    + due
+                    + " (one restart instead of two)");
+      }
+    }
+  }
+
+  /**
+   * The job now runs at the requested parallelism: a new operating point, start afresh — except
+   * that a vertex the rescale did not change keeps its pending scale-down's start.
+   */
   @Override
   public void rescaleApplied() {
-    memory.clear();
+    if (lastRescaled == null) {
+      memory.clear();
+    } else {
+      memory
+          .asMap()
+          .forEach(
+              (id, m) -> {
+                m.otherVertexRescaled();
+                if (lastRescaled.contains(id)) {
+                  m.down = null;
+                  m.note = null;
+                }
+              });
+      lastRescaled = null;
+    }
     shortfallWindows = 0;
     backoffUntil = Optional.empty();
     notApplied = 0;
@@ -248,6 +304,7 @@ public final class ScalingPolicy implements DecisionPolicy {
   @Override
   public void rescaleNotApplied(Instant now) {
     memory.clear();
+    lastRescaled = null;
     notApplied++;
     long factor = Math.min(1L << Math.min(notApplied - 1, 30), MAX_BACKOFF_FACTOR);
     backoffUntil = Optional.of(now.plus(options.rescaleBackoff().multipliedBy(factor)));

@@ -5,6 +5,7 @@ import io.ds2.core.estimate.ReasonCode;
 import io.ds2.core.options.Ds2Options;
 import io.ds2.core.policy.ScalingPolicy.ScaleDown;
 import io.ds2.core.policy.VertexTargets.Proposal;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -112,6 +113,31 @@ final class VertexMemory {
               "the last " + filled + " windows disagree on the direction: " + recentList());
     }
     return current;
+  }
+
+  /**
+   * Where this vertex's pending scale-down goes if its delay ends before {@code by} and every
+   * recent window still asks for less than {@code current}; -1 if it does not.
+   */
+  int scaleDownDueBefore(int current, Instant by, Duration delay) {
+    if (down == null || filled == 0 || by.isBefore(down.since().plus(delay))) {
+      return -1;
+    }
+    for (int k = 0; k < filled; k++) {
+      if (get(k) >= current) {
+        return -1;
+      }
+    }
+    return down.highest();
+  }
+
+  /**
+   * Another vertex was rescaled: this one's windows start afresh (the job restarted), but its
+   * pending scale-down keeps its start, so the delay is not begun again by a restart it did not
+   * cause; a window after the restart that does not ask for less still ends it.
+   */
+  void otherVertexRescaled() {
+    filled = 0;
   }
 
   // A pending scale-down is noted every window until it is due; its text (two timestamps) is
