@@ -255,7 +255,8 @@ public final class Bench implements Runnable {
         boolean kafka = name.startsWith("kafka-") || name.equals("long-runs");
         if (!Files.exists(out.resolve("runs.json"))) {
           // Runs made one at a time: scored from their recordings.
-          SuiteReport.write(out.resolve("runs.json"), SuiteReport.fromRecordings(out, kafka));
+          SuiteReport.write(
+              out.resolve("runs.json"), SuiteReport.fromRecordings(out, kafka, Rescore::targetOf));
         }
         rescore(out, kafka);
         return 0;
@@ -268,6 +269,15 @@ public final class Bench implements Runnable {
       return 0;
     }
 
+    /** The target utilization of the controller named so; 0 for one no longer known. */
+    static double targetOf(String controller) {
+      try {
+        return Controllers.byName(controller).targetUtilization();
+      } catch (IllegalArgumentException e) {
+        return 0;
+      }
+    }
+
     /** {@code kafka}: the runs of the Kafka-fed suite, whose scenarios are stretched. */
     private static void rescore(Path out, boolean kafka) throws Exception {
       List<Saso.Result> rescored = new ArrayList<>();
@@ -276,7 +286,8 @@ public final class Bench implements Runnable {
             Saso.rescore(
                 kafka ? Scenario.kafkaByName(old.scenario()) : Scenario.byName(old.scenario()),
                 old,
-                out);
+                out,
+                targetOf(old.controller()));
         System.out.println(SuiteReport.row(r));
         rescored.add(r);
       }

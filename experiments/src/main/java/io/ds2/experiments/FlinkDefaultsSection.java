@@ -97,7 +97,9 @@ final class FlinkDefaultsSection {
         set. Jobs, topics and producers as in the Kafka-fed suite. Columns as there, plus *behind
         / judged*: per phase, seconds with the sources' lag growing by more than 1 % of the demand
         (least-squares trend over the trailing minute), of the seconds after a 120 s warm-up (the
-        ShuffleBench/Theodolite criterion); *slot-s / oracle*; and *shortfall holds* (decisions
+        ShuffleBench/Theodolite criterion); *slot-s / oracle*, and in brackets over the oracle
+        at the controller's own target utilization (the fewest slots keeping every subtask below
+        it: what a controller sizing for that target could at best use); and *shortfall holds* (decisions
         held by `CAPACITY_SHORTFALL`, the rule built on the tuned bench's tiny buffers).
 
         """);
@@ -120,15 +122,15 @@ final class FlinkDefaultsSection {
   static void tables(StringBuilder md, Path dir, List<SuiteSection.Cell> cells) throws IOException {
     KafkaSuiteSection.table(md, cells);
     md.append(
-        "\n| scenario | controller | behind / judged (s) | slot-s / oracle | shortfall holds /"
-            + " decisions |\n");
+        "\n| scenario | controller | behind / judged (s) | slot-s / oracle (at its target) |"
+            + " shortfall holds / decisions |\n");
     md.append("|---|---|---|---|---|\n");
     for (SuiteSection.Cell c : cells) {
       Saso.Result r = c.median();
       md.append(
           String.format(
               Locale.ROOT,
-              "| %s | %s | %s | %.2f | %s |\n",
+              "| %s | %s | %s | %s | %s |\n",
               r.scenario(),
               r.controller(),
               r.phases().stream()
@@ -140,9 +142,25 @@ final class FlinkDefaultsSection {
                               p.sloBehindSeconds(),
                               p.sloJudgedSeconds()))
                   .collect(Collectors.joining("; ")),
-              r.slotSeconds() / r.oracleSlotSeconds(),
+              costRatios(r),
               shortfallHolds(dir, r).map(n -> n + " / " + r.decisions()).orElse("-")));
     }
+  }
+
+  /**
+   * Slot-seconds over the 98 %-busy oracle's, then over the oracle at the controller's own target
+   * utilization (the fewest slots that keep every subtask below it), when that target is known.
+   */
+  static String costRatios(Saso.Result r) {
+    String plain = String.format(Locale.ROOT, "%.2f", r.slotSeconds() / r.oracleSlotSeconds());
+    return r.targetOracleSlotSeconds() > 0
+        ? plain
+            + String.format(
+                Locale.ROOT,
+                " (%.2f at %s)",
+                r.slotSeconds() / r.targetOracleSlotSeconds(),
+                r.targetUtilization())
+        : plain;
   }
 
   /** Each run's plot. */

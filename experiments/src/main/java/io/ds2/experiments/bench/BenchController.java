@@ -17,6 +17,12 @@ public interface BenchController {
   void run(Context context) throws Exception;
 
   /**
+   * The busy fraction it sizes vertices for (its target utilization): the bench's cost is also
+   * compared with the oracle at that target.
+   */
+  double targetUtilization();
+
+  /**
    * The ds2 options it runs with, kept in the run's recording so that {@code ds2 whatif} replays it
    * the same way; empty for controllers that are not ds2's loop.
    */

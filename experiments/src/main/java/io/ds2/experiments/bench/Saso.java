@@ -65,6 +65,8 @@ public final class Saso {
       int notApplied,
       double slotSeconds,
       double oracleSlotSeconds,
+      double targetUtilization,
+      double targetOracleSlotSeconds,
       double parallelismSeconds,
       double underProvisionedSeconds,
       double laggingSeconds,
@@ -87,6 +89,8 @@ public final class Saso {
           notApplied,
           slotSeconds,
           oracleSlotSeconds,
+          targetUtilization,
+          targetOracleSlotSeconds,
           parallelismSeconds,
           underProvisionedSeconds,
           laggingSeconds,
@@ -112,7 +116,7 @@ public final class Saso {
    * {@code old} computed again from its recording in {@code dir}, against today's oracles and
    * keeps-up test; the decision count and time measured live are kept.
    */
-  public static Result rescore(Scenario s, Result old, Path dir) throws IOException {
+  public static Result rescore(Scenario s, Result old, Path dir, double target) throws IOException {
     String base =
         old.scenario() + "__" + old.controller() + (old.repeat() == 1 ? "" : "__r" + old.repeat());
     // A run of the job before Flink chained it (its vertices are not today's) keeps its own
@@ -121,18 +125,17 @@ public final class Saso {
         && !old.phases().get(0).oracle().keySet().equals(s.oracle(0).keySet())) {
       return old;
     }
-    Result r = compute(s, old.controller(), dir.resolve(base + ".jsonl.gz"), new DecisionTimer());
+    Path recording = dir.resolve(base + ".jsonl.gz");
+    Result r = compute(s, old.controller(), recording, new DecisionTimer(), old.repeat(), target);
     return r.withDecisions(old.decisions(), old.decisionMedianMicros(), old.repeat());
   }
 
-  public static Result compute(Scenario s, String controller, Path recording, DecisionTimer timer)
-      throws IOException {
-    return compute(s, controller, recording, timer, 1);
-  }
-
-  /** As above, for the {@code repeat}-th run of this scenario and controller. */
+  /**
+   * As above, for the {@code repeat}-th run of this scenario and controller, sizing for {@code
+   * target} utilization (0: not known, then no oracle at its target).
+   */
   public static Result compute(
-      Scenario s, String controller, Path recording, DecisionTimer timer, int repeat)
+      Scenario s, String controller, Path recording, DecisionTimer timer, int repeat, double target)
       throws IOException {
     Map<String, String> names = new HashMap<>();
     List<Point> points = new ArrayList<>();
@@ -217,7 +220,8 @@ public final class Saso {
         verdicts,
         shown,
         timer,
-        repeat);
+        repeat,
+        target);
   }
 
   private static Result result(
@@ -233,7 +237,8 @@ public final class Saso {
       List<KeepsUp.Verdict> verdicts,
       List<Boolean> overloadShown,
       DecisionTimer timer,
-      int repeat) {
+      int repeat,
+      double target) {
     List<Phase> phases = new ArrayList<>();
     for (int i = 0; i < s.phases().size(); i++) {
       double from = phaseStart[i];
@@ -292,7 +297,15 @@ public final class Saso {
     double lagging = 0;
     double under = 0;
     double oracleSlotSeconds = 0;
+    double targetOracleSlotSeconds = 0;
     double baseRate = s.job().baseRate();
+    // Slots of the oracles per phase (slot sharing: the widest vertex, at least the sources').
+    int[] oracleSlots = new int[s.phases().size()];
+    int[] targetOracleSlots = new int[s.phases().size()];
+    for (int i = 0; i < oracleSlots.length; i++) {
+      oracleSlots[i] = slotsOf(s.oracle(i), s);
+      targetOracleSlots[i] = target > 0 ? slotsOf(s.oracle(i, target), s) : 0;
+    }
     for (int i = 1; i < points.size(); i++) {
       Point a = points.get(i - 1);
       double dt = points.get(i).t() - a.t();
@@ -308,11 +321,8 @@ public final class Saso {
           .anyMatch(e -> a.parallelism().getOrDefault(e.getKey(), 0) < e.getValue())) {
         under += dt;
       }
-      int oracleSlots =
-          Math.max(
-              s.oracle(a.phase()).values().stream().mapToInt(Integer::intValue).max().orElse(1),
-              s.job().sourceParallelism());
-      oracleSlotSeconds += oracleSlots * dt;
+      oracleSlotSeconds += oracleSlots[a.phase()] * dt;
+      targetOracleSlotSeconds += targetOracleSlots[a.phase()] * dt;
     }
     OptionalDouble median = timer.medianMicros();
     return new Result(
@@ -323,6 +333,8 @@ public final class Saso {
         notApplied,
         slotSeconds,
         oracleSlotSeconds,
+        target,
+        targetOracleSlotSeconds,
         parallelismSeconds,
         under,
         lagging,
@@ -338,6 +350,12 @@ public final class Saso {
     Map<String, Integer> only = new LinkedHashMap<>();
     oracle.keySet().forEach(k -> only.put(k, parallelism.getOrDefault(k, 0)));
     return only;
+  }
+
+  private static int slotsOf(Map<String, Integer> oracle, Scenario s) {
+    return Math.max(
+        oracle.values().stream().mapToInt(Integer::intValue).max().orElse(1),
+        s.job().sourceParallelism());
   }
 
   /** {@code <recording>.csv}: one row per second with parallelism and oracle per operator. */

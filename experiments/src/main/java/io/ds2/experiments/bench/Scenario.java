@@ -51,6 +51,20 @@ public record Scenario(
     return job.oracle(phases.get(i).factor(), eventsBy(from), eventsBy(end));
   }
 
+  /**
+   * As {@link #oracle(int)}, for a controller sizing vertices to be busy {@code targetUtilization}
+   * of the time: the smallest parallelism whose busiest subtask stays below that (and below the 98
+   * % that keeping up takes, for a target above it). Every load is the rate times a cost, so that
+   * is the oracle at the rate scaled by 0.98 / target.
+   */
+  public Map<String, Integer> oracle(int i, double targetUtilization) {
+    double end = i + 1 < phases.size() ? phases.get(i + 1).atSeconds() : length.toSeconds();
+    double from = Math.max(phases.get(i).atSeconds(), end - KeepsUp.SPAN_SECONDS);
+    double busy = io.ds2.workloads.KeyedOracle.KEEPS_UP_BUSY;
+    double scale = busy / Math.min(busy, targetUtilization);
+    return job.oracle(phases.get(i).factor() * scale, eventsBy(from), eventsBy(end));
+  }
+
   /** Events the sources are scheduled to emit in the first {@code seconds} of a run. */
   double eventsBy(double seconds) {
     double events = 0;

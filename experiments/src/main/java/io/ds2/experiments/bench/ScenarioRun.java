@@ -154,7 +154,8 @@ public final class ScenarioRun {
         deleteTree(brokerDir);
       }
     }
-    return Saso.compute(scenario, controller.name(), file, timer, repeat);
+    return Saso.compute(
+        scenario, controller.name(), file, timer, repeat, controller.targetUtilization());
   }
 
   private static void phase(LiveRecording r, Scenario s, int i, Instant start) {

@@ -98,7 +98,9 @@ public final class SuiteReport {
    * ds2-bench scenario}) that wrote no runs.json: the decisions counted from the recording, their
    * compute time not known.
    */
-  public static List<Saso.Result> fromRecordings(Path dir, boolean kafka) throws IOException {
+  public static List<Saso.Result> fromRecordings(
+      Path dir, boolean kafka, java.util.function.ToDoubleFunction<String> targetOf)
+      throws IOException {
     List<Saso.Result> results = new ArrayList<>();
     List<Path> recordings;
     try (var files = Files.list(dir)) {
@@ -109,7 +111,9 @@ public final class SuiteReport {
       String[] parts = base.split("__");
       int repeat = parts.length > 2 ? Integer.parseInt(parts[2].substring(1)) : 1;
       Scenario s = kafka ? Scenario.kafkaByName(parts[0]) : Scenario.byName(parts[0]);
-      Saso.Result r = Saso.compute(s, parts[1], f, new DecisionTimer(), repeat);
+      Saso.Result r =
+          Saso.compute(
+              s, parts[1], f, new DecisionTimer(), repeat, targetOf.applyAsDouble(parts[1]));
       long decisions;
       try (var lines = new java.util.zip.GZIPInputStream(Files.newInputStream(f))) {
         decisions =

@@ -99,7 +99,7 @@ class SasoTest {
         w.write(new Recorded.Sample(sample(t, p)));
       }
     }
-    Saso.Result r = Saso.compute(SCENARIO, "x", file, new DecisionTimer());
+    Saso.Result r = Saso.compute(SCENARIO, "x", file, new DecisionTimer(), 1, 0.5);
     assertEquals(3, r.steps());
     Saso.Phase first = r.phases().get(0);
     assertEquals(1, first.steps());
@@ -117,6 +117,8 @@ class SasoTest {
     // Slots = widest vertex: 1x3 + 2x9 + 3x2 + 4x6 = 51; oracle 2x10 + 4x10 = 60.
     assertEquals(51, r.slotSeconds(), 1e-9);
     assertEquals(60, r.oracleSlotSeconds(), 1e-9);
+    // At a target of 0.5 busy: load 1.8 needs 4 (45 %), 3.6 needs 8: 4x10 + 8x10.
+    assertEquals(120, r.targetOracleSlotSeconds(), 1e-9);
     assertFalse(Files.readString(dir.resolve("test__x.csv")).isEmpty());
     assertTrue(Files.size(dir.resolve("test__x.png")) > 0);
   }

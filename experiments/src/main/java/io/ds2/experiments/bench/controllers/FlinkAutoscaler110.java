@@ -96,6 +96,12 @@ public final class FlinkAutoscaler110 implements BenchController {
     return name;
   }
 
+  /** Its {@code target.utilization} (0.7 by default). */
+  @Override
+  public double targetUtilization() {
+    return Double.parseDouble(settings.getOrDefault("target.utilization", "0.7"));
+  }
+
   @Override
   public void run(Context c) throws Exception {
     List<String> cmd = new ArrayList<>();

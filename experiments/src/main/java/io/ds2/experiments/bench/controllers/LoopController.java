@@ -36,6 +36,11 @@ public final class LoopController implements BenchController {
   }
 
   @Override
+  public double targetUtilization() {
+    return policy.get().options().targetUtilization();
+  }
+
+  @Override
   public java.util.Map<String, String> options() {
     return policy.get().options().asMap();
   }
