@@ -2,6 +2,15 @@ package io.ds2.operator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.ds2.core.estimate.Estimate;
+import io.ds2.core.estimate.ReasonCode;
+import io.ds2.core.estimate.SourceDemand;
+import io.ds2.core.keyed.KeyedHistory;
+import io.ds2.core.policy.Action;
+import io.ds2.core.policy.Decision;
+import io.ds2.core.policy.VertexDecision;
+import io.ds2.core.scaler.Mode;
+import io.ds2.core.scaler.ScalerEvent;
 import io.ds2.operator.EventRecorder.Reason;
 import io.ds2.testkit.FluidJob;
 import io.ds2.testkit.ManualClock;
@@ -12,6 +21,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -57,5 +68,57 @@ class EventsOnRealApiServerTest extends RealApiServerBase {
     clock.advance(Duration.ofSeconds(60));
     events.warning(r, Reason.MetricsNotReady, "Flink did not answer");
     assertEquals(7, events("repeated", "MetricsNotReady").get(0).getCount());
+  }
+
+  /**
+   * A source whose Kafka lag gauge cannot show what arrives (1 MiB fetches read one partition after
+   * another) is stepped up on what it read: the platform team gets a Warning naming the vertex and
+   * the consumer setting, not only a line in the decision log.
+   */
+  @Test
+  void aSourceSizedOnWhatItReadRaisesASourceLagHiddenWarning() {
+    FluidJob job = job();
+    GenericKubernetesResource r = deployment("hidden", job, Map.of(), Map.of());
+    KubernetesClient sa = chartServiceAccount();
+    EventRecorder events = new EventRecorder(sa, clock, Duration.ofMinutes(30));
+    ResourceAnnotations annotations =
+        new ResourceAnnotations(
+            () -> r,
+            sa.genericKubernetesResources(FlinkKinds.DEPLOYMENT).inNamespace(NS).withName("hidden"),
+            events);
+    String why =
+        "its lag gauge stood still, then jumped: it cannot show what arrives;"
+            + " sized for twice what it read (max.partition.fetch.bytes)";
+    VertexDecision source =
+        new VertexDecision(
+            "src",
+            "Source: Orders -> Parse",
+            true,
+            2,
+            6,
+            6,
+            List.of(new io.ds2.core.estimate.Reason(ReasonCode.SOURCE_LAG_HIDDEN, why)));
+    SourceDemand demand =
+        new SourceDemand(
+            "src",
+            592,
+            SourceDemand.Basis.BACKLOG_HIDDEN,
+            296,
+            OptionalDouble.empty(),
+            OptionalDouble.empty(),
+            1,
+            Optional.empty());
+    Decision d =
+        new Decision(
+            clock.instant(),
+            new Estimate(null, Map.of("src", demand), List.of(), 0.7, KeyedHistory.empty()),
+            List.of(source),
+            new Action.Rescale(Map.of("src", 6)));
+    new EventingListener(() -> r, annotations, events)
+        .on(null, new ScalerEvent.Decided(d, Mode.ACT));
+    List<Event> hidden = events("hidden", "SourceLagHidden");
+    assertEquals(1, hidden.size(), hidden.toString());
+    assertEquals("Warning", hidden.get(0).getType());
+    assertEquals("Source: Orders -> Parse: " + why, hidden.get(0).getMessage());
   }
 }
