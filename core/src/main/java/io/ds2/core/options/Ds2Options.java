@@ -33,6 +33,8 @@ import java.util.function.Function;
  * @param rescaleBackoff how long to wait after an unmet rescale before trying again
  * @param maxSlots the most task slots the job may use, if set (a quota, a cluster share); the slots
  *     the cluster reports cap it further
+ * @param capacityShortfall when the job falls behind with every vertex sized and none saturated,
+ *     hold and size later windows for the busy ratio it showed (off by default: see the spec)
  */
 public record Ds2Options(
     Duration window,
@@ -52,6 +54,7 @@ public record Ds2Options(
     Duration rescaleTimeout,
     Duration rescaleBackoff,
     OptionalInt maxSlots,
+    boolean capacityShortfall,
     ForecastSettings forecast) {
 
   public static final String WINDOW = "window";
@@ -71,6 +74,7 @@ public record Ds2Options(
   public static final String EFFICIENCY_TOLERANCE = "efficiency-tolerance";
   public static final String RESCALE_TIMEOUT = "rescale-timeout";
   public static final String RESCALE_BACKOFF = "rescale-backoff";
+  public static final String CAPACITY_SHORTFALL = "capacity-shortfall";
   public static final String FORECAST = "forecast";
   public static final String FORECAST_PERIOD = "forecast-period";
   public static final String FORECAST_BUCKET = "forecast-bucket";
@@ -157,6 +161,13 @@ public record Ds2Options(
               "none",
               "Most task slots the job may use (its largest vertex parallelism, under slot"
                   + " sharing); the slots the cluster reports cap it too."),
+          spec(
+              CAPACITY_SHORTFALL,
+              "false",
+              "When the job falls behind although every vertex is sized and none saturated (busy"
+                  + " time overstates capacity), hold and size later windows for the busy ratio it"
+                  + " showed. Built on a bench with tiny network buffers; at Flink's defaults it"
+                  + " never held a decision in our runs, so it is off unless asked for."),
           spec(
               FORECAST,
               "off",
@@ -261,6 +272,7 @@ public record Ds2Options(
     m.put(RESCALE_TIMEOUT, Durations.format(rescaleTimeout));
     m.put(RESCALE_BACKOFF, Durations.format(rescaleBackoff));
     m.put(MAX_SLOTS, maxSlots.isPresent() ? "" + maxSlots.getAsInt() : "none");
+    m.put(CAPACITY_SHORTFALL, String.valueOf(capacityShortfall));
     m.put(FORECAST, forecast.mode().name().toLowerCase(java.util.Locale.ROOT));
     m.put(FORECAST_PERIOD, Durations.format(forecast.period()));
     m.put(FORECAST_BUCKET, Durations.format(forecast.bucket()));
@@ -289,6 +301,7 @@ public record Ds2Options(
         parse(v, RESCALE_TIMEOUT, Durations::parse),
         parse(v, RESCALE_BACKOFF, Durations::parse),
         optional(v, MAX_SLOTS, Integer::parseInt).map(OptionalInt::of).orElse(OptionalInt.empty()),
+        parse(v, CAPACITY_SHORTFALL, Checks::parseBoolean),
         new ForecastSettings(
             parse(v, FORECAST, ForecastSettings::mode),
             parse(v, FORECAST_PERIOD, Durations::parse),

@@ -192,7 +192,7 @@ public final class ScalingPolicy implements DecisionPolicy {
           ReasonCode.BACKING_OFF,
           "a recent rescale was not applied by Flink; trying again after " + backoffUntil.get());
     }
-    if (!changes) {
+    if (!changes && options.capacityShortfall()) {
       Optional<CapacityShortfall> shortfall = CapacityShortfall.of(graph, estimate);
       shortfallWindows =
           (shortfallWindows << 1 | (shortfall.isPresent() ? 1 : 0))

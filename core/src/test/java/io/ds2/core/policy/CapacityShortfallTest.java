@@ -48,7 +48,9 @@ class CapacityShortfallTest {
             "target-utilization",
             target,
             "min-parallelism",
-            minParallelism));
+            minParallelism,
+            "capacity-shortfall",
+            "true"));
   }
 
   private static Estimate window(DecisionPolicy policy, double emitted, double bp, double busy) {
@@ -71,6 +73,19 @@ class CapacityShortfallTest {
 
   private static ReasonCode holdCode(Decision d) {
     return assertInstanceOf(Action.Hold.class, d.action()).reason().code();
+  }
+
+  @Test
+  void offUnlessAskedForTheSameWindowsAreLeftToTheEstimate() {
+    Ds2Options o = options("1.0").with(Map.of("capacity-shortfall", "false"));
+    assertEquals(false, Ds2Options.defaults().capacityShortfall());
+    ScalingPolicy policy = new ScalingPolicy(o);
+    for (int i = 0; i < CapacityShortfall.CONFIRM_WINDOWS + 1; i++) {
+      Decision d = policy.decide(GRAPH, window(policy, 372, 0.99, 0.84), now);
+      assertEquals(ReasonCode.NO_CHANGE, holdCode(d));
+      now = now.plus(java.time.Duration.ofSeconds(30));
+    }
+    assertEquals(1.0, policy.estimateOptions().targetUtilization(), 1e-9);
   }
 
   @Test
