@@ -258,6 +258,8 @@ public final class ScenarioRun {
     o.put("controller", controller.name());
     o.put("feed", feed.name().toLowerCase(Locale.ROOT));
     o.put("cluster", cluster.label());
+    // The commit the bench was built from (bin/ds2-bench), "-dirty" with uncommitted changes.
+    o.put("commit", System.getProperty("ds2.commit", "unknown"));
     if (feed == Feed.KAFKA) {
       // The runs before 2026-12-03 21:40 UTC fetched 4 KiB on both clusters and do not say so.
       o.put(

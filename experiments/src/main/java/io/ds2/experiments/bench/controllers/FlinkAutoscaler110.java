@@ -178,13 +178,8 @@ public final class FlinkAutoscaler110 implements BenchController {
   }
 
   private static Path autoscalerJars() {
-    // Copied by the experiments build next to target/lib (maven-dependency-plugin).
-    for (String candidate :
-        List.of("experiments/target/lib-flink-autoscaler", "target/lib-flink-autoscaler")) {
-      if (Files.isDirectory(Path.of(candidate))) {
-        return Path.of(candidate);
-      }
-    }
+    // Copied by the experiments build next to target/lib (maven-dependency-plugin); next to the
+    // running jar first (bin/ds2-bench runs a private copy of both), else the build's.
     Path nextToJar =
         Path.of(System.getProperty("java.class.path"))
             .toAbsolutePath()
@@ -192,6 +187,12 @@ public final class FlinkAutoscaler110 implements BenchController {
             .resolve("lib-flink-autoscaler");
     if (Files.isDirectory(nextToJar)) {
       return nextToJar;
+    }
+    for (String candidate :
+        List.of("experiments/target/lib-flink-autoscaler", "target/lib-flink-autoscaler")) {
+      if (Files.isDirectory(Path.of(candidate))) {
+        return Path.of(candidate);
+      }
     }
     throw new IllegalStateException(
         "flink-autoscaler 1.10.0 jars not found (run mvn -pl experiments -am package)");
