@@ -1,6 +1,7 @@
 package io.ds2.experiments;
 
 import io.ds2.experiments.bench.SuiteReport;
+import io.ds2.experiments.bench.controllers.Controllers;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,6 +56,34 @@ final class KafkaDefaultFetchSection {
 
   private KafkaDefaultFetchSection() {}
 
+  /**
+   * ds2 at its defaults against each other controller run on the same scenario: medians, ranges,
+   * and a difference only where the ranges do not overlap ({@link PeerComparison}).
+   */
+  static void comparisons(StringBuilder md, List<SuiteSection.Cell> cells) {
+    boolean first = true;
+    for (SuiteSection.Cell ds2 : cells) {
+      if (!ds2.controller().startsWith(Controllers.DEFAULTS)) {
+        continue;
+      }
+      for (SuiteSection.Cell peer : cells) {
+        if (!peer.scenario().equals(ds2.scenario())
+            || peer.controller().startsWith(Controllers.DEFAULTS)) {
+          continue;
+        }
+        if (first) {
+          md.append(
+              "\nds2 beside each peer on the same scenario (median, min–max over the runs; a"
+                  + " difference only where the ranges do not overlap, with "
+                  + PeerComparison.MIN_RUNS
+                  + " runs or more of each; lower is better):\n");
+          first = false;
+        }
+        md.append("\n").append(PeerComparison.table(ds2, peer));
+      }
+    }
+  }
+
   static void render(StringBuilder md, Path dir) throws IOException {
     Path runs = dir.resolve("runs.json");
     if (!Files.exists(runs)) {
@@ -79,6 +108,7 @@ final class KafkaDefaultFetchSection {
 
         """);
     FlinkDefaultsSection.tables(md, dir, cells);
+    comparisons(md, cells);
     md.append("\n").append(NOTES).append("\n");
     FlinkDefaultsSection.plots(md, dir, cells);
   }
