@@ -1,5 +1,10 @@
 package io.ds2.core;
 
+import io.ds2.core.estimate.DemandEstimator;
+import io.ds2.core.estimate.Estimate;
+import io.ds2.core.estimate.RateModel;
+import io.ds2.core.graph.JobGraph;
+import io.ds2.core.options.Ds2Options;
 import io.ds2.core.split.SplitOwnership;
 import io.ds2.core.window.Backlog;
 import io.ds2.core.window.ObservationWindow;
@@ -93,6 +98,12 @@ public final class Observations {
 
   public VertexObservation get(String id) {
     return vertices.get(id);
+  }
+
+  /** The DS2 estimate of this window, {@code source} stated to receive {@code rate} records/s. */
+  public Estimate estimate(JobGraph graph, String source, double rate, Ds2Options options) {
+    return RateModel.estimate(
+        graph, window(), Map.of(source, DemandEstimator.explicit(get(source), rate)), options);
   }
 
   public ObservationWindow window() {

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ds2.core.Observations;
-import io.ds2.core.estimate.DemandEstimator;
-import io.ds2.core.estimate.RateModel;
 import io.ds2.core.estimate.Reason;
 import io.ds2.core.estimate.ReasonCode;
 import io.ds2.core.graph.Edge;
@@ -51,14 +49,7 @@ class ScaleDownJoinTest {
             .source("s", 1, records)
             .operator("a", pa, records, records, records * costA)
             .operator("b", pb, records, records, records * costB);
-    return policy.decide(
-        GRAPH,
-        RateModel.estimate(
-            GRAPH,
-            obs.window(),
-            Map.of("s", DemandEstimator.explicit(obs.get("s"), 1000)),
-            policy.options()),
-        now);
+    return policy.decide(GRAPH, obs.estimate(GRAPH, "s", 1000, policy.options()), now);
   }
 
   private static Map<String, Integer> rescale(Decision d) {

@@ -61,8 +61,7 @@ class ScalingPolicyTest {
         new Observations(30)
             .source("s", 1, processed)
             .operator("w", p, processed, processed, processed * cost * 1000);
-    return RateModel.estimate(
-        graph, obs.window(), Map.of("s", DemandEstimator.explicit(obs.get("s"), rate)), o);
+    return obs.estimate(graph, "s", rate, o);
   }
 
   private Decision decide(ScalingPolicy policy, double rate, double costMs, double alpha, int p) {
@@ -204,15 +203,7 @@ class ScalingPolicyTest {
     ScalingPolicy policy = new ScalingPolicy(options());
     Observations obs = new Observations(30).source("s", 1, 300).operator("w", 2, 0, 0, 0);
     now = now.plus(Duration.ofSeconds(30));
-    Decision d =
-        policy.decide(
-            GRAPH,
-            RateModel.estimate(
-                GRAPH,
-                obs.window(),
-                Map.of("s", DemandEstimator.explicit(obs.get("s"), 1000)),
-                policy.options()),
-            now);
+    Decision d = policy.decide(GRAPH, obs.estimate(GRAPH, "s", 1000, policy.options()), now);
     assertEquals(ReasonCode.ESTIMATE_INCOMPLETE, holdCode(d));
   }
 
