@@ -20,6 +20,9 @@ import io.ds2.whatif.WhatIfHtml;
 import io.ds2.whatif.WhatIfJson;
 import io.ds2.whatif.WhatIfSummary;
 import io.ds2.whatif.WhatIfText;
+import io.ds2.whatif.sim.LearnedJob;
+import io.ds2.whatif.sim.Outcome;
+import io.ds2.whatif.sim.SideBySide;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -27,6 +30,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -112,6 +116,16 @@ final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
       description = "Skip (and count) malformed lines instead of stopping at the first.")
   boolean skipBadLines;
 
+  @Option(
+      names = "--side-by-side",
+      description =
+          "After the replay, run the recorded demand again on the job as learnt from the"
+              + " recording (its measured true rates; a fluid) from its recorded parallelism,"
+              + " under ds2 acting: once reacting only (--forecast off), once acting on its"
+              + " forecast (--forecast act); print seconds behind, peak backlog, slot-seconds"
+              + " and rescales of both.")
+  boolean sideBySide;
+
   @Option(names = "--verbose", description = "Print stack traces of errors.")
   boolean verbose;
 
@@ -141,6 +155,7 @@ final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
       WhatIfJson json = text == null ? new WhatIfJson(out) : null;
       Scenario sized = new Scenario(scale, given);
       WhatIf.Listener each = text != null ? text : json;
+      LearnedJob.Learner learner = sideBySide ? new LearnedJob.Learner() : null;
       WhatIf.Totals totals =
           WhatIf.replay(
               source,
@@ -183,8 +198,30 @@ final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
                 splits.putAll(sources.splits(graph));
                 return new DemandScenario(given, scale, splits);
               },
-              new Fanout(summary, each, progress));
+              new Fanout(
+                  progress,
+                  learner == null
+                      ? List.of(summary, each)
+                      : List.of(summary, each, WhatIf.Listener.of(learner, learner::replayed))));
       progress.done();
+      if (sideBySide) {
+        LearnedJob job =
+            learner
+                .job()
+                .orElseThrow(
+                    () ->
+                        new UsageException(
+                            "--side-by-side: the replay decided on fewer than two windows; there"
+                                + " is no demand to run again"));
+        progress.status("running the recorded demand again, reactive and predictive");
+        Map<String, Outcome> runs = SideBySide.run(job, options);
+        progress.done();
+        if (text != null) {
+          out.print(SideBySide.table(job, runs));
+        } else {
+          json.sideBySide(runs);
+        }
+      }
       String firstSkipped = source.firstSkipped().orElse(null);
       if (text != null) {
         text.finish(summary, totals, sized.description, source.skippedLines(), firstSkipped);
@@ -331,27 +368,23 @@ final class WhatIfCommand implements Callable<Integer>, ScalingFlags.Taker {
   /** Sends the replay to the summary, the chosen output and the progress line. */
   private static final class Fanout implements WhatIf.Listener {
     private static final int PROGRESS_EVERY = 500;
-    private final WhatIfSummary summary;
-    private final WhatIf.Listener output;
     private final StderrProgress progress;
+    private final List<WhatIf.Listener> outputs;
     private long samples;
 
-    Fanout(WhatIfSummary summary, WhatIf.Listener output, StderrProgress progress) {
-      this.summary = summary;
-      this.output = output;
+    Fanout(StderrProgress progress, List<WhatIf.Listener> outputs) {
       this.progress = progress;
+      this.outputs = outputs;
     }
 
     @Override
     public void on(JobTopology topology, ScalerEvent event) {
-      summary.on(topology, event);
-      output.on(topology, event);
+      outputs.forEach(o -> o.on(topology, event));
     }
 
     @Override
     public void replayed(Recorded record) {
-      summary.replayed(record);
-      output.replayed(record);
+      outputs.forEach(o -> o.replayed(record));
       if (record instanceof Recorded.Sample s && ++samples % PROGRESS_EVERY == 0) {
         progress.status("replaying: " + samples + " samples, at " + s.sample().time());
       }

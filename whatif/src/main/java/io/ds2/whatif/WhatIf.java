@@ -38,6 +38,21 @@ public final class WhatIf {
   public interface Listener extends EventSink {
     /** Every record as it is replayed: samples for progress, events for the report. */
     void replayed(Recorded record);
+
+    /** A listener made of a sink of the core's events and a consumer of the records. */
+    static Listener of(EventSink sink, java.util.function.Consumer<Recorded> records) {
+      return new Listener() {
+        @Override
+        public void on(JobTopology topology, ScalerEvent event) {
+          sink.on(topology, event);
+        }
+
+        @Override
+        public void replayed(Recorded record) {
+          records.accept(record);
+        }
+      };
+    }
   }
 
   /**

@@ -81,6 +81,13 @@ public final class WhatIfJson implements WhatIf.Listener {
     }
   }
 
+  /** Counterfactual runs to write with the rest ({@code whatif --side-by-side}). */
+  public void sideBySide(java.util.Map<String, io.ds2.whatif.sim.Outcome> runs) {
+    this.sideBySide = runs;
+  }
+
+  private java.util.Map<String, io.ds2.whatif.sim.Outcome> sideBySide;
+
   public void finish(
       WhatIfSummary s, WhatIf.Totals totals, long skippedLines, String firstSkipped) {
     io(
@@ -124,6 +131,18 @@ public final class WhatIfJson implements WhatIf.Listener {
           json.writeNumberField("skippedLines", skippedLines);
           json.writeStringField("firstSkipped", firstSkipped);
           json.writeEndObject();
+          if (sideBySide != null) {
+            json.writeObjectFieldStart("sideBySide");
+            for (var e : sideBySide.entrySet()) {
+              json.writeObjectFieldStart(e.getKey());
+              json.writeNumberField("behindSeconds", e.getValue().behindSeconds());
+              json.writeNumberField("peakBacklog", e.getValue().peakBacklog());
+              json.writeNumberField("slotSeconds", e.getValue().slotSeconds());
+              json.writeNumberField("rescales", e.getValue().rescales());
+              json.writeEndObject();
+            }
+            json.writeEndObject();
+          }
           json.writeEndObject();
           json.writeRaw('\n');
           json.flush();
