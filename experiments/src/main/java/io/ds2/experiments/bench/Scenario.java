@@ -215,7 +215,7 @@ public record Scenario(
    * fanin-long}).
    */
   public static List<Scenario> longRuns() {
-    return List.of(fanInLong(), fanInStepUpLong(), nexmarkQ5Long());
+    return List.of(fanInLong(), fanInStepUpLong(), nexmarkQ5Long(), DiurnalScenario.diurnal());
   }
 
   /** Nexmark Q5 (keyed sliding-window count) from parallelism 8 for 30 min: oracle 17. */

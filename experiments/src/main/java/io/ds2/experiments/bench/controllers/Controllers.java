@@ -61,6 +61,18 @@ public final class Controllers {
         .toList();
   }
 
+  /**
+   * ds2 at its defaults acting on its forecast, learning the diurnal scenario's compressed days (a
+   * 20 min period in 1 min steps).
+   */
+  public static final String FORECAST = "ds2-forecast";
+
+  private static final Map<String, String> FORECAST_OPTIONS =
+      Map.of(
+          Ds2Options.FORECAST, "act",
+          Ds2Options.FORECAST_PERIOD, "20m",
+          Ds2Options.FORECAST_BUCKET, "1m");
+
   /** The DS2 paper's policy at ds2's default windows (30 s, activation 2): the same code. */
   public static final String PAPER_DEFAULTS = "ds2-paper-defaults";
 
@@ -76,6 +88,9 @@ public final class Controllers {
     return switch (name) {
       case "ds2" -> new LoopController("ds2", () -> new ScalingPolicy(o));
       case DEFAULTS -> new LoopController(DEFAULTS, () -> new ScalingPolicy(Ds2Options.defaults()));
+      case FORECAST ->
+          new LoopController(
+              FORECAST, () -> new ScalingPolicy(Ds2Options.defaults().with(FORECAST_OPTIONS)));
       case PAPER_DEFAULTS ->
           new LoopController(PAPER_DEFAULTS, () -> new PaperPolicy(Ds2Options.defaults()));
       case FLINK_DOCUMENTED -> FlinkAutoscaler110.documented(name);
@@ -95,6 +110,8 @@ public final class Controllers {
       case "ds2" -> new LoopController(name, () -> new ScalingPolicy(matched));
       case "ds2-paper" -> new LoopController(name, () -> new PaperPolicy(matched));
       case DEFAULTS -> new LoopController(name, () -> new ScalingPolicy(defaults));
+      case FORECAST ->
+          new LoopController(name, () -> new ScalingPolicy(defaults.with(FORECAST_OPTIONS)));
       case PAPER_DEFAULTS -> new LoopController(name, () -> new PaperPolicy(defaults));
       case "flink-as-1.10" -> FlinkAutoscaler110.atTarget(name, target);
       case FLINK_DOCUMENTED -> FlinkAutoscaler110.documented(name, target);
@@ -112,6 +129,8 @@ public final class Controllers {
             + atCommonTarget()
             + ", flink-as-1.10, "
             + DEFAULTS
+            + ", "
+            + FORECAST
             + ", "
             + PAPER_DEFAULTS
             + " (any of them at another target utilization with -u and the target, e.g."
