@@ -4,16 +4,12 @@ import io.ds2.core.window.VertexSample;
 import io.ds2.recording.Recorded;
 import io.ds2.recording.RecordingReader;
 import java.io.IOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -183,7 +179,7 @@ public final class Saso {
         }
       }
     }
-    writeCsv(s, recording, points);
+    RunCsv.write(s, recording, points);
     Plots.parallelism(
         s,
         controller,
@@ -356,29 +352,6 @@ public final class Saso {
     return Math.max(
         oracle.values().stream().mapToInt(Integer::intValue).max().orElse(1),
         s.job().sourceParallelism());
-  }
-
-  /** {@code <recording>.csv}: one row per second with parallelism and oracle per operator. */
-  private static void writeCsv(Scenario s, Path recording, List<Point> points) throws IOException {
-    List<String> ops = new ArrayList<>(s.oracle(0).keySet());
-    Path csv =
-        recording.resolveSibling(recording.getFileName().toString().replace(".jsonl.gz", ".csv"));
-    try (Writer w = Files.newBufferedWriter(csv, StandardCharsets.UTF_8)) {
-      w.write("seconds,phase,slots,pending_records");
-      for (String op : ops) {
-        w.write("," + op + "," + op + "_oracle");
-      }
-      w.write("\n");
-      for (Point p : points) {
-        w.write(
-            String.format(
-                Locale.ROOT, "%.1f,%d,%d,%.0f", p.t(), p.phase(), p.slots(), p.pending()));
-        for (String op : ops) {
-          w.write("," + p.parallelism().getOrDefault(op, 0) + "," + s.oracle(p.phase()).get(op));
-        }
-        w.write("\n");
-      }
-    }
   }
 
   /**
