@@ -80,6 +80,36 @@ final class LagSlo {
   }
 
   /**
+   * As {@link #of}, over the whole run after its first {@value #WARM_UP_SECONDS} s rather than per
+   * phase: a load that moves all the time (compressed days, a phase a minute) has no steady phase
+   * to judge. The demand is what the schedule sent over the same trailing {@value #TREND_SECONDS} s
+   * as the lag's trend and the sources' reads, so that a ramp a job follows is not taken for
+   * falling behind.
+   */
+  static Verdict overRun(
+      List<Saso.Point> points, List<KeepsUp.Sampled> sampled, Set<String> sources, Scenario s) {
+    double judged = 0;
+    double behind = 0;
+    for (int k = 1; k < points.size(); k++) {
+      Saso.Point a = points.get(k - 1);
+      if (a.t() < WARM_UP_SECONDS) {
+        continue;
+      }
+      double dt = points.get(k).t() - a.t();
+      judged += dt;
+      double demand = (s.eventsBy(a.t()) - s.eventsBy(a.t() - TREND_SECONDS)) / TREND_SECONDS;
+      double growth = slope(points, a.t() - TREND_SECONDS, a.t());
+      if (sampled.size() == points.size() && !sources.isEmpty()) {
+        growth = Math.max(growth, demand - readRate(sampled, k - 1, sources));
+      }
+      if (growth > GROWTH_OF_DEMAND * demand) {
+        behind += dt;
+      }
+    }
+    return new Verdict(judged, behind);
+  }
+
+  /**
    * Records/s the sources read over the trailing minute up to poll {@code k}, within its run (from
    * the earliest poll of that run at least {@value #MIN_RUN_SECONDS} s before it whose counters are
    * not ahead); infinite (no evidence of a shortfall) where there is none.

@@ -53,6 +53,10 @@ public final class Saso {
       double sloJudgedSeconds,
       double sloBehindSeconds) {}
 
+  /**
+   * One run. {@code runSloJudgedSeconds}, {@code runSloBehindSeconds}: the lag-slope service level
+   * over the whole run after its first 120 s, across phases ({@link LagSlo#overRun}).
+   */
   public record Result(
       String scenario,
       String controller,
@@ -66,6 +70,8 @@ public final class Saso {
       double parallelismSeconds,
       double underProvisionedSeconds,
       double laggingSeconds,
+      double runSloJudgedSeconds,
+      double runSloBehindSeconds,
       int decisions,
       Double decisionMedianMicros,
       double seconds,
@@ -90,6 +96,8 @@ public final class Saso {
           parallelismSeconds,
           underProvisionedSeconds,
           laggingSeconds,
+          runSloJudgedSeconds,
+          runSloBehindSeconds,
           count,
           medianMicros,
           seconds,
@@ -321,6 +329,8 @@ public final class Saso {
       targetOracleSlotSeconds += targetOracleSlots[a.phase()] * dt;
     }
     OptionalDouble median = timer.medianMicros();
+    // Across phases too: a load that moves every minute has no phase long enough to judge.
+    LagSlo.Verdict overRun = LagSlo.overRun(points, sampled, sources, s);
     return new Result(
         s.name(),
         controller,
@@ -334,6 +344,8 @@ public final class Saso {
         parallelismSeconds,
         under,
         lagging,
+        overRun.judgedSeconds(),
+        overRun.behindSeconds(),
         timer.count(),
         median.isPresent() ? median.getAsDouble() : null,
         points.isEmpty() ? 0 : points.get(points.size() - 1).t(),

@@ -84,4 +84,30 @@ class LagSloTest {
     // Reading all of it, it is not behind.
     assertEquals(0, LagSlo.of(points, sampled, Set.of("s"), 0, 0, 400, 900).behindSeconds());
   }
+
+  @Test
+  void overTheRunPhasesOfAMinuteAreJudgedAndAFollowedRampIsNotBehind() {
+    // Phases a minute apart, x1 to x2 and back; the lag flat while the job follows, then growing
+    // by 5 % of the demand (700/s at x1 for the fan-in job: 35/s) for the last 200 s.
+    Scenario s =
+        new Scenario(
+            "t",
+            "minute phases",
+            io.ds2.workloads.SampleJobs.ordersAndPayments(),
+            List.of(
+                new Scenario.Phase(0, 1),
+                new Scenario.Phase(60, 2, 30),
+                new Scenario.Phase(120, 1, 30),
+                new Scenario.Phase(180, 1)),
+            java.time.Duration.ofSeconds(600));
+    List<Saso.Point> points = new ArrayList<>();
+    for (int t = 0; t <= 600; t++) {
+      double lag = t < 400 ? 100 : 100 + 35 * (t - 400);
+      points.add(new Saso.Point(t, s.phaseAt(t), Map.of(), 1, lag));
+    }
+    LagSlo.Verdict v = LagSlo.overRun(points, List.of(), Set.of(), s);
+    assertEquals(480, v.judgedSeconds(), 1e-9); // 120 .. 600, across the phases
+    // Behind once the trailing minute's trend passes 7/s, about 18 s into the growth, to the end.
+    assertEquals(182, v.behindSeconds(), 5);
+  }
 }
