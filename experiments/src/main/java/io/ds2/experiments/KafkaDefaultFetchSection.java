@@ -35,10 +35,13 @@ final class KafkaDefaultFetchSection {
       - Cost: 16,287 slot-seconds against 10,795 for the oracle the bench computes (the
         smallest parallelism whose busiest subtask stays below 98 % busy), 1.51 x; that oracle
         is not the one for a 0.7 target (at 0.7 the source alone needs 4, then 12 by its
-        splits): a per-target oracle is not computed yet. The step overshot the source at x1
+        splits); against the oracle at 0.7 (computed since, a5e3160: the table's bracket),
+        16,193 slot-seconds, it is 1.01 x. The step overshot the source at x1
         (6 where 4 does at 0.7), and its scale-down, due 5 min later, was put off by the Join's
         scale-down a few seconds before it (a restart starts the delay anew) until the x2 phase
-        needed more: a policy wrinkle, not fixed.
+        needed more: a policy wrinkle, fixed since (945757b: a scale-down due before the next
+        decision joins a rescale made anyway, and another vertex's rescale no longer starts its
+        delay again; the headline above is measured with it).
       - The bench judges keeps-up, the SLO and validity by what arrives less what the sources
         read (per second of their own task clocks), not by the lag gauge alone, which at this
         fetch hides what the consumer holds; no stored run's verdict changed by it.
@@ -51,7 +54,8 @@ final class KafkaDefaultFetchSection {
         each: no spread, so these say what happened, not by how much one is ahead. Its
         decisions are not in the recording (179 calls, median 72 ms, live): the table's
         decision counts are ds2's decision events only.
-      - Not run yet at this fetch: the other suite scenarios, the DS2 paper's policy, repeats.
+      - Not run yet at this fetch: the other suite scenarios, the DS2 paper's policy. The
+        Flink autoscaler's run here is the first of its three in the headline above.
       """;
 
   private KafkaDefaultFetchSection() {}
