@@ -1,9 +1,7 @@
 package io.ds2.experiments;
 
-import io.ds2.experiments.bench.SuiteReport;
 import io.ds2.experiments.bench.controllers.Controllers;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -89,11 +87,7 @@ final class KafkaDefaultFetchSection {
   }
 
   static void render(StringBuilder md, Path dir) throws IOException {
-    Path runs = dir.resolve("runs.json");
-    if (!Files.exists(runs)) {
-      return;
-    }
-    List<SuiteSection.Cell> cells = SuiteSection.cells(SuiteReport.read(runs));
+    List<SuiteSection.Cell> cells = SuiteSection.stored(dir);
     if (cells.isEmpty()) {
       return;
     }

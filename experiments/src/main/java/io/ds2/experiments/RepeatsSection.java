@@ -1,8 +1,6 @@
 package io.ds2.experiments;
 
-import io.ds2.experiments.bench.SuiteReport;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -19,11 +17,7 @@ final class RepeatsSection {
   private RepeatsSection() {}
 
   static void render(StringBuilder md, Path dir) throws IOException {
-    Path runs = dir.resolve("runs.json");
-    if (!Files.exists(runs)) {
-      return;
-    }
-    List<SuiteSection.Cell> cells = SuiteSection.cells(SuiteReport.read(runs));
+    List<SuiteSection.Cell> cells = SuiteSection.stored(dir);
     if (cells.isEmpty()) {
       return;
     }

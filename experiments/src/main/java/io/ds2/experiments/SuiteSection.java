@@ -56,6 +56,12 @@ final class SuiteSection {
         .toList();
   }
 
+  /** The cells of the runs stored in {@code dir} (its runs.json); none if it has none. */
+  static List<Cell> stored(Path dir) throws IOException {
+    Path runs = dir.resolve("runs.json");
+    return java.nio.file.Files.exists(runs) ? cells(SuiteReport.read(runs)) : List.of();
+  }
+
   static List<Cell> cells(List<Saso.Result> runs) {
     List<String> order = new ArrayList<>(scenarios().stream().map(Scenario::name).toList());
     runs.stream().map(Saso.Result::scenario).filter(n -> !order.contains(n)).forEach(order::add);
