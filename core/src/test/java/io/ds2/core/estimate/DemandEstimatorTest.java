@@ -51,6 +51,45 @@ class DemandEstimatorTest {
   }
 
   @Test
+  void aShortFitWhoseArrivalSpansAWindowOfTheSameLoadIsTrustedOverBackPressure() {
+    // Recorded at Flink's defaults (fanin-step-up, ds2-defaults): after a rescale the Payments
+    // source, held back 81 % of a 30 s window, had a gauge at zero and stale for most of it; its
+    // arrival, fitted over 81 s (71 s of them before the restart, at the same load), said 303.6/s.
+    Backlog stale =
+        new Backlog(
+            0,
+            0,
+            303.6,
+            2,
+            10,
+            java.util.OptionalDouble.empty(),
+            java.util.OptionalDouble.empty(),
+            81,
+            0,
+            71,
+            false);
+    Observations o =
+        new Observations(30).source("s", 1, 216.6 * 30, 0.81 * 30_000, Optional.of(stale));
+    SourceDemand d = DemandEstimator.infer(o.get("s"), Optional.empty());
+    assertEquals(SourceDemand.Basis.BACKLOG, d.basis());
+    assertEquals(303.6, d.targetRate(), 1e-9);
+  }
+
+  @Test
+  void aSourceHeldBackIsTakenAtEvenAShortFitRatherThanExtrapolated() {
+    // Recorded at Flink's defaults (the Flink autoscaler's fanin-step-up-long, run 2): Payments
+    // held back 55 % of a 30 s window while draining, reading 851/s; fresh readings for 10 s
+    // only, which fitted 300.0/s arriving (the truth: 300/s). Extrapolated: 1,887/s.
+    Observations o =
+        new Observations(30)
+            .source(
+                "s", 1, 850.7 * 30, 0.55 * 30_000, Optional.of(new Backlog(0, -550, 300.0, 2, 10)));
+    SourceDemand d = DemandEstimator.infer(o.get("s"), Optional.empty());
+    assertEquals(SourceDemand.Basis.BACKLOG, d.basis());
+    assertEquals(300.0, d.targetRate(), 1e-9);
+  }
+
+  @Test
   void withoutBacklogBackPressureIsExtrapolated() {
     // Blocked half of the 10 s: it would have emitted twice as much.
     Observations o = new Observations(10).source("s", 1, 3000, 5000, Optional.empty());
