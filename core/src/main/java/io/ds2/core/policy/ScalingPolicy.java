@@ -252,7 +252,7 @@ public final class ScalingPolicy implements DecisionPolicy {
     for (int i = 0; i < targets.length; i++) {
       Proposal p = proposals.get(i);
       int current = p.estimate().currentParallelism();
-      VertexMemory m = memory.get(p.estimate().vertexId());
+      VertexMemory m = memory.find(i, p.estimate().vertexId());
       int due =
           targets[i] != current || m == null
               ? -1
