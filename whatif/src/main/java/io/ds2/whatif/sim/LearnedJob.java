@@ -66,16 +66,22 @@ public record LearnedJob(
     return topology.graph();
   }
 
-  /** The sources' demand at {@code t} (the first window's before it). */
+  /**
+   * The sources' demand at {@code t} (the first window's before it); a binary search, as the fluid
+   * asks once a simulated second over recordings of days.
+   */
   public Map<String, Double> demandAt(Instant t) {
-    DemandStep found = demand.get(0);
-    for (DemandStep s : demand) {
-      if (s.at().isAfter(t)) {
-        break;
+    int lo = 0;
+    int hi = demand.size() - 1;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (demand.get(mid).at().isAfter(t)) {
+        hi = mid - 1;
+      } else {
+        lo = mid;
       }
-      found = s;
     }
-    return found.rates();
+    return demand.get(lo).rates();
   }
 
   /**

@@ -39,6 +39,7 @@ public final class SimulatedJob implements MetricSource, Actuator {
 
   private final LearnedJob job;
   private final List<Vertex> order;
+  private final Map<String, java.util.Set<String>> downstream;
   private final Map<String, Integer> parallelism = new LinkedHashMap<>();
   private final Map<String, double[]> totals = new LinkedHashMap<>(); // in, out, busy, idle, bp ms
   private final Map<String, Double> backlog = new LinkedHashMap<>();
@@ -52,6 +53,7 @@ public final class SimulatedJob implements MetricSource, Actuator {
   public SimulatedJob(LearnedJob job) {
     this.job = job;
     this.order = job.graph().topologicalOrder();
+    this.downstream = downstream(job.graph());
     this.now = job.start();
     parallelism.putAll(job.initial());
     job.graph().sources().forEach(s -> backlog.put(s.id(), 0.0));
@@ -137,7 +139,8 @@ public final class SimulatedJob implements MetricSource, Actuator {
         busy = Math.max(busy, SOURCE_MIN_BUSY * p);
       }
       // Upstream of the bottleneck a vertex waits for room downstream, elsewhere for records.
-      boolean upstream = held && !v.id().equals(bottleneck) && reaches(v, bottleneck);
+      boolean upstream =
+          held && !v.id().equals(bottleneck) && downstream.get(v.id()).contains(bottleneck);
       double[] t = totals.get(v.id());
       t[0] += in * dt;
       t[1] += in * job.selectivities().getOrDefault(v.id(), 1.0) * dt;
@@ -146,20 +149,19 @@ public final class SimulatedJob implements MetricSource, Actuator {
     }
   }
 
-  private boolean reaches(Vertex from, String to) {
-    java.util.ArrayDeque<String> open = new java.util.ArrayDeque<>(List.of(from.id()));
-    java.util.Set<String> seen = new java.util.HashSet<>();
-    while (!open.isEmpty()) {
-      for (var e : job.graph().outputsOf(open.pop())) {
-        if (e.to().equals(to)) {
-          return true;
-        }
-        if (seen.add(e.to())) {
-          open.push(e.to());
-        }
+  /** Every vertex each vertex's records reach, once: the fluid asks every simulated second. */
+  private static Map<String, java.util.Set<String>> downstream(JobGraph graph) {
+    Map<String, java.util.Set<String>> reach = new LinkedHashMap<>();
+    List<Vertex> order = graph.topologicalOrder();
+    for (int i = order.size() - 1; i >= 0; i--) {
+      java.util.Set<String> r = new java.util.HashSet<>();
+      for (var e : graph.outputsOf(order.get(i).id())) {
+        r.add(e.to());
+        r.addAll(reach.get(e.to()));
       }
+      reach.put(order.get(i).id(), r);
     }
-    return false;
+    return reach;
   }
 
   private int slots() {
