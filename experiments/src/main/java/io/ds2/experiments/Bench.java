@@ -251,8 +251,9 @@ public final class Bench implements Runnable {
     public Integer call() throws Exception {
       if (out != null) {
         String name = out.getFileName().toString();
-        // The long runs are Kafka-fed too, and named among the Kafka-fed scenarios.
-        boolean kafka = name.startsWith("kafka-") || name.equals("long-runs");
+        // The long runs and the diurnal ones are Kafka-fed too, named among its scenarios.
+        boolean kafka =
+            name.startsWith("kafka-") || name.equals("long-runs") || name.equals("diurnal");
         if (!Files.exists(out.resolve("runs.json"))) {
           // Runs made one at a time: scored from their recordings.
           SuiteReport.write(

@@ -50,6 +50,7 @@ final class ResultsPage {
         """);
     calibration(md, results.resolve("calibration.json"));
     RepeatsSection.render(md, results.resolve("kafka-default-fetch-repeats"));
+    DiurnalSection.render(md, results.resolve("diurnal"));
     KafkaDefaultFetchSection.render(md, results.resolve("kafka-default-fetch-hidden-heads"));
     FlinkDefaultsSection.render(md, results.resolve("kafka-suite-flink-defaults"));
     KafkaSuiteSection.render(md, results.resolve("kafka-suite"));

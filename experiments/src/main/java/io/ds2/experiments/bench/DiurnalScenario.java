@@ -20,6 +20,12 @@ final class DiurnalScenario {
 
   static final int DAYS = 4;
 
+  /**
+   * A forecast may act from the third day: one day to learn from, one held out to test it on.
+   * Judged from then on too ({@link Scenario#learnedFromSeconds}).
+   */
+  static final double LEARNED_FROM_SECONDS = 2.0 * DAY_SECONDS;
+
   /** Noise around a level, as a share of it (uniform, either way). */
   static final double NOISE = 0.05;
 
@@ -59,6 +65,8 @@ final class DiurnalScenario {
             + " (10-11, back by 13), evening x0.5 (14-15); 5 % noise a minute",
         SampleJobs.ordersAndPayments(),
         phases,
-        Duration.ofSeconds((long) DAYS * DAY_SECONDS));
+        Duration.ofSeconds((long) DAYS * DAY_SECONDS),
+        Scenario.SLOTS_PER_TASK_MANAGER,
+        LEARNED_FROM_SECONDS);
   }
 }

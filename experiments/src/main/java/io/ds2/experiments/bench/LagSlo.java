@@ -84,15 +84,19 @@ final class LagSlo {
    * phase: a load that moves all the time (compressed days, a phase a minute) has no steady phase
    * to judge. The demand is what the schedule sent over the same trailing {@value #TREND_SECONDS} s
    * as the lag's trend and the sources' reads, so that a ramp a job follows is not taken for
-   * falling behind.
+   * falling behind. Judged from second {@code from} on (after the warm-up in any case).
    */
   static Verdict overRun(
-      List<Saso.Point> points, List<KeepsUp.Sampled> sampled, Set<String> sources, Scenario s) {
+      List<Saso.Point> points,
+      List<KeepsUp.Sampled> sampled,
+      Set<String> sources,
+      Scenario s,
+      double from) {
     double judged = 0;
     double behind = 0;
     for (int k = 1; k < points.size(); k++) {
       Saso.Point a = points.get(k - 1);
-      if (a.t() < WARM_UP_SECONDS) {
+      if (a.t() < Math.max(WARM_UP_SECONDS, from)) {
         continue;
       }
       double dt = points.get(k).t() - a.t();

@@ -55,7 +55,8 @@ public final class Saso {
 
   /**
    * One run. {@code runSloJudgedSeconds}, {@code runSloBehindSeconds}: the lag-slope service level
-   * over the whole run after its first 120 s, across phases ({@link LagSlo#overRun}).
+   * over the whole run after its first 120 s, across phases ({@link LagSlo#overRun}); {@code
+   * learned}: from when a learnt load may be acted on (null: the scenario has no such stretch).
    */
   public record Result(
       String scenario,
@@ -72,6 +73,7 @@ public final class Saso {
       double laggingSeconds,
       double runSloJudgedSeconds,
       double runSloBehindSeconds,
+      Stretch learned,
       int decisions,
       Double decisionMedianMicros,
       double seconds,
@@ -98,6 +100,7 @@ public final class Saso {
           laggingSeconds,
           runSloJudgedSeconds,
           runSloBehindSeconds,
+          learned,
           count,
           medianMicros,
           seconds,
@@ -330,7 +333,7 @@ public final class Saso {
     }
     OptionalDouble median = timer.medianMicros();
     // Across phases too: a load that moves every minute has no phase long enough to judge.
-    LagSlo.Verdict overRun = LagSlo.overRun(points, sampled, sources, s);
+    LagSlo.Verdict overRun = LagSlo.overRun(points, sampled, sources, s, 0);
     return new Result(
         s.name(),
         controller,
@@ -346,6 +349,7 @@ public final class Saso {
         lagging,
         overRun.judgedSeconds(),
         overRun.behindSeconds(),
+        Stretch.learned(s, points, sampled, sources, applied),
         timer.count(),
         median.isPresent() ? median.getAsDouble() : null,
         points.isEmpty() ? 0 : points.get(points.size() - 1).t(),

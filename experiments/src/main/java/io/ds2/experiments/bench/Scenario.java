@@ -3,6 +3,7 @@ package io.ds2.experiments.bench;
 import io.ds2.workloads.JobSpec;
 import io.ds2.workloads.JobSpec.OperatorSpec;
 import io.ds2.workloads.JobSpec.SourceSpec;
+import io.ds2.workloads.KeyedOracle;
 import io.ds2.workloads.SampleJobs;
 import io.ds2.workloads.Workload;
 import io.ds2.workloads.nexmark.NexmarkQuery;
@@ -15,7 +16,8 @@ import java.util.Map;
 /**
  * One benchmark scenario: a job with controlled per-record costs (and so a closed-form oracle), the
  * parallelism it starts at, and load phases (a factor on the sources' base rates from a given
- * second on).
+ * second on). {@code learnedFromSeconds}: where a load recurs, the second from which a controller
+ * that learns it may act on it (the diurnal scenario's third day), judged on its own too; 0 else.
  */
 public record Scenario(
     String name,
@@ -23,12 +25,23 @@ public record Scenario(
     Workload job,
     List<Phase> phases,
     Duration length,
-    int slotsPerTaskManager) {
-  private static final int SLOTS_PER_TASK_MANAGER = 12;
+    int slotsPerTaskManager,
+    double learnedFromSeconds) {
+  static final int SLOTS_PER_TASK_MANAGER = 12;
 
   public Scenario(
       String name, String description, Workload job, List<Phase> phases, Duration length) {
     this(name, description, job, phases, length, SLOTS_PER_TASK_MANAGER);
+  }
+
+  public Scenario(
+      String name,
+      String description,
+      Workload job,
+      List<Phase> phases,
+      Duration length,
+      int slotsPerTaskManager) {
+    this(name, description, job, phases, length, slotsPerTaskManager, 0);
   }
 
   /**
@@ -46,9 +59,7 @@ public record Scenario(
    * verdict measures: those the schedule puts in the phase's last minute ({@link KeepsUp}).
    */
   public Map<String, Integer> oracle(int i) {
-    double end = i + 1 < phases.size() ? phases.get(i + 1).atSeconds() : length.toSeconds();
-    double from = Math.max(phases.get(i).atSeconds(), end - KeepsUp.SPAN_SECONDS);
-    return job.oracle(phases.get(i).factor(), eventsBy(from), eventsBy(end));
+    return oracle(i, KeyedOracle.KEEPS_UP_BUSY);
   }
 
   /**
@@ -60,7 +71,7 @@ public record Scenario(
   public Map<String, Integer> oracle(int i, double targetUtilization) {
     double end = i + 1 < phases.size() ? phases.get(i + 1).atSeconds() : length.toSeconds();
     double from = Math.max(phases.get(i).atSeconds(), end - KeepsUp.SPAN_SECONDS);
-    double busy = io.ds2.workloads.KeyedOracle.KEEPS_UP_BUSY;
+    double busy = KeyedOracle.KEEPS_UP_BUSY;
     double scale = busy / Math.min(busy, targetUtilization);
     return job.oracle(phases.get(i).factor() * scale, eventsBy(from), eventsBy(end));
   }
@@ -260,8 +271,11 @@ public record Scenario(
 
   /** A scenario of the Kafka-fed suite ({@link #kafkaSuite}) or a long run by name. */
   public static Scenario kafkaByName(String name) {
-    return java.util.stream.Stream.of(kafkaSuite(), kafkaNexmark(), longRuns())
-        .flatMap(List::stream)
+    List<Scenario> known =
+        java.util.stream.Stream.of(kafkaSuite(), kafkaNexmark(), longRuns())
+            .flatMap(List::stream)
+            .toList();
+    return known.stream()
         .filter(s -> s.name().equals(name))
         .findFirst()
         .orElseThrow(
@@ -270,10 +284,7 @@ public record Scenario(
                     "no Kafka-fed scenario "
                         + name
                         + "; known: "
-                        + java.util.stream.Stream.of(kafkaSuite(), kafkaNexmark(), longRuns())
-                            .flatMap(List::stream)
-                            .map(Scenario::name)
-                            .toList()));
+                        + known.stream().map(Scenario::name).toList()));
   }
 
   /** This scenario with every phase's start, every ramp and the length {@code k} times longer. */
@@ -286,7 +297,8 @@ public record Scenario(
             .map(p -> new Phase(p.atSeconds() * k, p.factor(), p.rampSeconds() * k))
             .toList(),
         Duration.ofMillis((long) (length.toMillis() * k)),
-        slotsPerTaskManager);
+        slotsPerTaskManager,
+        learnedFromSeconds * k);
   }
 
   public static Scenario byName(String name) {

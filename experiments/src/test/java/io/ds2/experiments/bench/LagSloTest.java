@@ -105,7 +105,7 @@ class LagSloTest {
       double lag = t < 400 ? 100 : 100 + 35 * (t - 400);
       points.add(new Saso.Point(t, s.phaseAt(t), Map.of(), 1, lag));
     }
-    LagSlo.Verdict v = LagSlo.overRun(points, List.of(), Set.of(), s);
+    LagSlo.Verdict v = LagSlo.overRun(points, List.of(), Set.of(), s, 0);
     assertEquals(480, v.judgedSeconds(), 1e-9); // 120 .. 600, across the phases
     // Behind once the trailing minute's trend passes 7/s, about 18 s into the growth, to the end.
     assertEquals(182, v.behindSeconds(), 5);

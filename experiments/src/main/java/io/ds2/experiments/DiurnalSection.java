@@ -1,0 +1,180 @@
+package io.ds2.experiments;
+
+import io.ds2.experiments.bench.DiurnalPlot;
+import io.ds2.experiments.bench.Saso;
+import io.ds2.experiments.bench.Stretch;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The forecast's benchmark (issue 33): the diurnal scenario run by ds2 reactive, ds2 acting on its
+ * forecast, and the Flink autoscaler, all sizing for 0.7; judged from the third day, when the
+ * forecast may act, and over the whole run.
+ */
+final class DiurnalSection {
+  static final String REACTIVE = "ds2-defaults-u0.7";
+  static final String PREDICTIVE = "ds2-forecast-u0.7";
+
+  // The issue's bar: behind at most half as long, at most 10 % more slot-seconds, no more rescales.
+  private static final double BEHIND_SHARE = 0.5;
+  private static final double SLOT_GROWTH = 1.10;
+
+  static final String NOTES = "";
+
+  private DiurnalSection() {}
+
+  static void render(StringBuilder md, Path dir) throws IOException {
+    List<SuiteSection.Cell> cells =
+        SuiteSection.stored(dir).stream().filter(c -> c.scenario().equals("diurnal")).toList();
+    if (cells.isEmpty()) {
+      return;
+    }
+    md.append(
+        """
+        ## Forecasting recurring load: the diurnal benchmark
+
+        The fan-in job (chained, its Join keyed, Kafka-fed: 12 partitions per source, Kafka's
+        default fetch) on a cluster at Flink's defaults, over four compressed days of 20 min
+        (night x0.5, a morning ramp to x1 over minutes 6-8, lunch x1.5 from 10 to 11 and back by
+        13, the evening down to x0.5 by 15; 5 % noise a minute, the same seeded trace every run).
+        Every controller sizes for 0.7: ds2 reactive (`ds2-defaults-u0.7`), ds2 acting on its
+        forecast (`ds2-forecast-u0.7`: `--forecast act`, a 20 min period in 1 min steps) and the
+        Flink autoscaler at its documentation's example settings (`flink-as-1.10-doc-u0.7`).
+        `bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios diurnal
+        --controllers CONTROLLER --repeats 1,2,3 --out experiments/results/diurnal` (80 min a
+        run). A forecast needs a day to learn from and one to test on, so the runs are judged
+        from the third day (2,400 s) on, and over the whole run: *behind* is the lag-slope SLO
+        (seconds with the lag growing by more than 1 % of the demand over the trailing minute);
+        median with min–max over the runs.
+
+        | controller | runs | day 3 on: behind (s of judged) | slot-s | rescales | lag peak | whole run: behind (s of judged) | slot-s | rescales |
+        |---|---|---|---|---|---|---|---|---|
+        """);
+    for (SuiteSection.Cell c : cells) {
+      List<Saso.Result> runs = c.runs();
+      List<Stretch> late = runs.stream().map(Saso.Result::learned).toList();
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %d | %s of %s | %s | %s | %s | %s of %s | %s | %s |\n",
+              c.controller(),
+              runs.size(),
+              fig(late, Stretch::sloBehindSeconds),
+              fig(late, Stretch::sloJudgedSeconds),
+              fig(late, Stretch::slotSeconds),
+              fig(late, Stretch::rescales),
+              fig(late, Stretch::peakLag),
+              fig(runs, Saso.Result::runSloBehindSeconds),
+              fig(runs, Saso.Result::runSloJudgedSeconds),
+              fig(runs, Saso.Result::slotSeconds),
+              fig(runs, Saso.Result::steps)));
+    }
+    md.append("\n").append(verdict(cells)).append("\n");
+    if (!NOTES.isEmpty()) {
+      md.append(NOTES).append("\n");
+    }
+    plot(md, dir, cells);
+  }
+
+  /** The issue's bar, predictive against reactive, from the third day on. */
+  static String verdict(List<SuiteSection.Cell> cells) {
+    List<Stretch> reactive = learned(cells, REACTIVE);
+    List<Stretch> predictive = learned(cells, PREDICTIVE);
+    if (reactive.isEmpty() || predictive.isEmpty()) {
+      return "No verdict yet: the reactive and the predictive runs are both needed.";
+    }
+    double behind = median(predictive, Stretch::sloBehindSeconds);
+    double behindReactive = median(reactive, Stretch::sloBehindSeconds);
+    double slots =
+        median(predictive, Stretch::slotSeconds) / median(reactive, Stretch::slotSeconds);
+    double rescales = median(predictive, Stretch::rescales);
+    double rescalesReactive = median(reactive, Stretch::rescales);
+    String runs =
+        predictive.size() >= PeerComparison.MIN_RUNS && reactive.size() >= PeerComparison.MIN_RUNS
+            ? ""
+            : String.format(
+                Locale.ROOT,
+                " **%d and %d run(s): shown, not yet judged** (%d of each are needed).",
+                predictive.size(),
+                reactive.size(),
+                PeerComparison.MIN_RUNS);
+    return String.format(
+        Locale.ROOT,
+        "From the third day, by the medians: predictive ds2 is behind %.0f s against reactive"
+            + " %.0f s (%s; the bar: at most %.0f %%), at %.2f x its slot-seconds (%s; at most"
+            + " %.2f x), with %.0f rescales against %.0f (%s; no more).%s",
+        behind,
+        behindReactive,
+        behindReactive > 0
+            ? String.format(
+                Locale.ROOT,
+                "%.0f %% of it: %s",
+                100 * behind / behindReactive,
+                behind <= BEHIND_SHARE * behindReactive ? "holds" : "fails")
+            : "reactive was never behind: nothing to gain",
+        100 * BEHIND_SHARE,
+        slots,
+        slots <= SLOT_GROWTH ? "holds" : "fails",
+        SLOT_GROWTH,
+        rescales,
+        rescalesReactive,
+        rescales <= rescalesReactive ? "holds" : "fails",
+        runs);
+  }
+
+  private static void plot(StringBuilder md, Path dir, List<SuiteSection.Cell> cells)
+      throws IOException {
+    Map<String, Path> first = new LinkedHashMap<>();
+    for (SuiteSection.Cell c : cells) {
+      Path recording = dir.resolve("diurnal__" + c.controller() + ".jsonl.gz");
+      if (Files.exists(recording)) {
+        first.put(c.controller(), recording);
+      }
+    }
+    Path predictive = first.get(PREDICTIVE);
+    if (predictive == null) {
+      return;
+    }
+    try {
+      DiurnalPlot.write(dir.resolve("diurnal.png"), first, predictive);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while replaying " + predictive, e);
+    }
+    md.append(
+        "\nEach controller's first run; the forecast as a replay of the predictive run reads it"
+            + " (`bin/ds2 whatif --recording"
+            + " experiments/results/diurnal/diurnal__ds2-forecast-u0.7.jsonl.gz`):\n\n"
+            + "![diurnal](results/diurnal/diurnal.png)\n");
+  }
+
+  private static List<Stretch> learned(List<SuiteSection.Cell> cells, String controller) {
+    List<Stretch> out = new ArrayList<>();
+    cells.stream()
+        .filter(c -> c.controller().equals(controller))
+        .flatMap(c -> c.runs().stream())
+        .map(Saso.Result::learned)
+        .filter(java.util.Objects::nonNull)
+        .forEach(out::add);
+    return out;
+  }
+
+  private static <T> String fig(List<T> rows, ToDoubleFunction<T> f) {
+    List<Double> v =
+        rows.stream().filter(java.util.Objects::nonNull).map(f::applyAsDouble).toList();
+    return v.isEmpty() ? "-" : Repeats.figure(v, "%.0f");
+  }
+
+  private static <T> double median(List<T> rows, ToDoubleFunction<T> f) {
+    double[] v = rows.stream().mapToDouble(f).sorted().toArray();
+    int n = v.length;
+    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  }
+}

@@ -1,0 +1,74 @@
+package io.ds2.experiments;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ds2.experiments.bench.Saso;
+import io.ds2.experiments.bench.Stretch;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The bar, predictive against reactive from the third day, said with its run counts. */
+class DiurnalSectionTest {
+  private static Saso.Result run(String controller, double behind, double slots, int rescales) {
+    return new Saso.Result(
+        "diurnal",
+        controller,
+        List.of(),
+        rescales + 8,
+        0,
+        2 * slots,
+        0,
+        0.7,
+        0,
+        0,
+        0,
+        0,
+        4680,
+        behind + 200,
+        new Stretch(2400, 2400, behind, slots, rescales, 1000),
+        0,
+        null,
+        4800,
+        1);
+  }
+
+  private static SuiteSection.Cell cell(String controller, int runs, double behind, double slots) {
+    List<Saso.Result> r = new ArrayList<>();
+    for (int i = 0; i < runs; i++) {
+      r.add(run(controller, behind + i, slots + i, 6));
+    }
+    return new SuiteSection.Cell("diurnal", controller, r);
+  }
+
+  @Test
+  void threeRunsEachAreJudgedOnEveryFigure() {
+    String v =
+        DiurnalSection.verdict(
+            List.of(
+                cell(DiurnalSection.REACTIVE, 3, 100, 10_000),
+                cell(DiurnalSection.PREDICTIVE, 3, 40, 10_500)));
+    assertTrue(v.contains("behind 41 s against reactive 101 s (41 % of it: holds"), v);
+    assertTrue(v.contains("1.05 x its slot-seconds (holds"), v);
+    assertTrue(v.contains("6 rescales against 6 (holds"), v);
+    assertTrue(!v.contains("not yet judged"), v);
+  }
+
+  @Test
+  void aFailedFigureSaysSoAndFewRunsAreNotJudged() {
+    String v =
+        DiurnalSection.verdict(
+            List.of(
+                cell(DiurnalSection.REACTIVE, 1, 100, 10_000),
+                cell(DiurnalSection.PREDICTIVE, 1, 80, 12_000)));
+    assertTrue(v.contains("80 % of it: fails"), v);
+    assertTrue(v.contains("1.20 x its slot-seconds (fails"), v);
+    assertTrue(v.contains("1 and 1 run(s): shown, not yet judged"), v);
+  }
+
+  @Test
+  void withoutTheReactiveRunsThereIsNoVerdict() {
+    String v = DiurnalSection.verdict(List.of(cell(DiurnalSection.PREDICTIVE, 3, 40, 10_500)));
+    assertTrue(v.startsWith("No verdict yet"), v);
+  }
+}
