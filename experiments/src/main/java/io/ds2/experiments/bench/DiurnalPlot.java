@@ -32,8 +32,14 @@ import org.jfree.data.xy.XYSeriesCollection;
  * recording reads it: the same core over the same polls); below, the slots each controller held.
  */
 public final class DiurnalPlot {
+  // Demand and forecast first, then one colour per controller: no two series share one.
   private static final Color[] COLORS = {
-    new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c), new Color(0xff7f0e)
+    Color.GRAY,
+    new Color(0xd62728),
+    new Color(0x1f77b4),
+    new Color(0x2ca02c),
+    new Color(0xff7f0e),
+    new Color(0x9467bd)
   };
 
   private DiurnalPlot() {}
@@ -58,8 +64,8 @@ public final class DiurnalPlot {
       slots.addSeries(slots(e.getKey(), e.getValue()));
     }
     CombinedDomainXYPlot plot = new CombinedDomainXYPlot(new NumberAxis("seconds"));
-    plot.add(panel(rates, "records/s"), 1);
-    plot.add(panel(slots, "slots"), 1);
+    plot.add(panel(rates, "records/s", 0), 1);
+    plot.add(panel(slots, "slots", 2), 1);
     JFreeChart chart =
         new JFreeChart(
             "diurnal: demand, forecast (above); slots per controller (below)",
@@ -70,10 +76,10 @@ public final class DiurnalPlot {
     ChartUtils.saveChartAsPNG(png.toFile(), chart, 1000, 560);
   }
 
-  private static XYPlot panel(XYSeriesCollection data, String axis) {
+  private static XYPlot panel(XYSeriesCollection data, String axis, int firstColour) {
     XYStepRenderer r = new XYStepRenderer();
     for (int i = 0; i < data.getSeriesCount(); i++) {
-      r.setSeriesPaint(i, COLORS[i % COLORS.length]);
+      r.setSeriesPaint(i, COLORS[(firstColour + i) % COLORS.length]);
       r.setSeriesStroke(i, new BasicStroke(1.6f));
     }
     XYPlot p = new XYPlot(data, null, new NumberAxis(axis), r);
