@@ -41,13 +41,17 @@ class DiurnalSectionTest {
     return new SuiteSection.Cell("diurnal", controller, r);
   }
 
+  /** Reactive behind 100 s at 10,000 slot-seconds, predictive as given; {@code runs} each. */
+  private static String verdict(int runs, double behind, double slots) {
+    return DiurnalSection.verdict(
+        List.of(
+            cell(DiurnalSection.REACTIVE, runs, 100, 10_000),
+            cell(DiurnalSection.PREDICTIVE, runs, behind, slots)));
+  }
+
   @Test
   void threeRunsEachAreJudgedOnEveryFigure() {
-    String v =
-        DiurnalSection.verdict(
-            List.of(
-                cell(DiurnalSection.REACTIVE, 3, 100, 10_000),
-                cell(DiurnalSection.PREDICTIVE, 3, 40, 10_500)));
+    String v = verdict(3, 40, 10_500);
     assertTrue(v.contains("behind 41 s against reactive 101 s (41 % of it: holds"), v);
     assertTrue(v.contains("1.05 x its slot-seconds (holds"), v);
     assertTrue(v.contains("6 rescales against 6 (holds"), v);
@@ -56,11 +60,7 @@ class DiurnalSectionTest {
 
   @Test
   void aFailedFigureSaysSoAndFewRunsAreNotJudged() {
-    String v =
-        DiurnalSection.verdict(
-            List.of(
-                cell(DiurnalSection.REACTIVE, 1, 100, 10_000),
-                cell(DiurnalSection.PREDICTIVE, 1, 80, 12_000)));
+    String v = verdict(1, 80, 12_000);
     assertTrue(v.contains("80 % of it: fails"), v);
     assertTrue(v.contains("1.20 x its slot-seconds (fails"), v);
     assertTrue(v.contains("1 and 1 run(s): shown, not yet judged"), v);
