@@ -36,6 +36,7 @@ class WhatIfExplanationsTest {
           ReasonCode.SCALE_DOWN_JOINED.name(),
           ReasonCode.BACKING_OFF.name(),
           ReasonCode.DEMAND_SHIFTED.name(),
+          ReasonCode.DRAINING.name(),
           ReasonCode.ESTIMATE_INCOMPLETE.name(),
           ReasonCode.CAPACITY_SHORTFALL.name(),
           ReasonCode.POINTWISE_INPUT.name());

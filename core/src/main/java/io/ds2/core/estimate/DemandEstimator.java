@@ -172,7 +172,7 @@ public final class DemandEstimator {
    * Busy or held back nearly all the time, never waiting for records: it read what it could (or
    * what its job let it), not all there is to read. A source that waited had nothing fetched.
    */
-  static boolean neverWaited(VertexObservation source) {
+  public static boolean neverWaited(VertexObservation source) {
     return source.busyRatio().orElse(0) + source.backPressuredRatio().orElse(0)
         >= SubtaskShares.SATURATED_BUSY;
   }

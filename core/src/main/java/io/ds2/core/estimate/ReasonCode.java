@@ -79,6 +79,12 @@ public enum ReasonCode {
   BACKING_OFF,
   /** A source's load changed inside the window; the next (steady) window decides. */
   DEMAND_SHIFTED,
+  /**
+   * A saturated source drains its backlog within a window and every source reads more than arrives:
+   * a scale-up for headroom waits for the next window, once (a mid-drain window reads arrivals
+   * least surely).
+   */
+  DRAINING,
   /** Some vertex could not be estimated; nothing is changed on partial information. */
   ESTIMATE_INCOMPLETE,
   /**

@@ -37,6 +37,8 @@ public final class ScalingPolicy implements DecisionPolicy {
   // Rescales not applied in a row: each doubles the back-off, up to MAX_BACKOFF_FACTOR.
   private int notApplied;
   private boolean heldForShift;
+  // Likewise once for a window taken while a source drains (Draining).
+  private boolean heldForDrain;
   // The vertices the last rescale asked to change (null: not known, e.g. after a restore).
   private Set<String> lastRescaled;
   // The options estimates are made with: the configured ones until a capacity shortfall taught
@@ -163,6 +165,13 @@ public final class ScalingPolicy implements DecisionPolicy {
           shift.get() + " during the window; deciding on the next window");
     }
     heldForShift = false;
+    Optional<String> drain = Draining.of(graph, estimate, proposals);
+    if (drain.isPresent() && !heldForDrain) {
+      heldForDrain = true;
+      return hold(
+          now, estimate, proposals, new Reason[proposals.size()], ReasonCode.DRAINING, drain.get());
+    }
+    heldForDrain = false;
     // The policy's own reason for each vertex (activation, delay, direction), at most one.
     Reason[] extra = new Reason[proposals.size()];
     int[] targets = new int[proposals.size()];
