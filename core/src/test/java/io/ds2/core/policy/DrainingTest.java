@@ -52,13 +52,18 @@ class DrainingTest {
   private record Window(Observations obs, Estimate estimate) {}
 
   private static Window estimate(ScalingPolicy policy, double left, double g, double busyShare) {
-    double read = 888 * 30;
-    Backlog lag =
-        new Backlog(left, g, 888 + g, 30, 30, OptionalDouble.empty(), OptionalDouble.empty());
+    return estimate(
+        policy, 6, 888, busyShare, new Backlog(left, g, 888 + g, 30, 30, none(), none()));
+  }
+
+  /** A source at {@code p} reading {@code read}/s, busy {@code busyShare}, feeding Work at 1 ms. */
+  private static Window estimate(
+      ScalingPolicy policy, int p, double read, double busyShare, Backlog lag) {
+    double records = read * 30;
     Observations obs =
         new Observations(30)
-            .readingSource("s", 6, read, 6 * 30_000 * busyShare, Optional.of(lag))
-            .operator("w", 2, read, read, read * 1.0);
+            .readingSource("s", p, records, p * 30_000 * busyShare, Optional.of(lag))
+            .operator("w", 2, records, records, records * 1.0);
     Estimate e =
         RateModel.estimate(
             GRAPH,
@@ -66,6 +71,10 @@ class DrainingTest {
             Map.of("s", DemandEstimator.infer(obs.get("s"), Optional.empty())),
             policy.options());
     return new Window(obs, e);
+  }
+
+  private static OptionalDouble none() {
+    return OptionalDouble.empty();
   }
 
   private static ReasonCode holdCode(Decision d) {
@@ -101,18 +110,8 @@ class DrainingTest {
     // did): a blind gauge, not a drain. 140.4 / 148 / 0.7 asks for 2, and 2 it gets.
     ScalingPolicy policy = policy();
     now = now.plus(Duration.ofSeconds(30));
-    Backlog lag =
-        new Backlog(92, -7.6, 140.4, 30, 30, OptionalDouble.empty(), OptionalDouble.empty());
-    Observations obs =
-        new Observations(30)
-            .readingSource("s", 1, 148 * 30, 30_000, Optional.of(lag))
-            .operator("w", 1, 148 * 30, 148 * 30, 148 * 30 * 1.0);
-    Estimate e =
-        RateModel.estimate(
-            GRAPH,
-            obs.window(),
-            Map.of("s", DemandEstimator.infer(obs.get("s"), Optional.empty())),
-            policy.options());
+    Backlog lag = new Backlog(92, -7.6, 140.4, 30, 30, none(), none());
+    Estimate e = estimate(policy, 1, 148, 1.0, lag).estimate();
     Decision d = policy.decide(GRAPH, e, now);
     assertEquals(2, assertInstanceOf(Action.Rescale.class, d.action()).parallelism().get("s"));
   }
