@@ -47,6 +47,22 @@ class KeptWeightsTest {
   }
 
   @Test
+  void aSeriesOfUnderTwoPeriodsIsFittedAfreshAtEveryStep() {
+    KeptWeights kept = new KeptWeights(0);
+    for (int n = PERIOD + 1; n < 2 * PERIOD; n += 7) {
+      double[] y = days(n);
+      assertArrayEquals(
+          HoltWinters.fit(y, PERIOD).weights(),
+          kept.fit(KeptWeights.Role.HOLDOUT, y, PERIOD, n).weights(),
+          0);
+    }
+    // From two periods on, the weights chosen are kept for a period.
+    double[] chosen = kept.fit(KeptWeights.Role.HOLDOUT, days(2 * PERIOD), PERIOD, 0).weights();
+    assertArrayEquals(
+        chosen, kept.fit(KeptWeights.Role.HOLDOUT, days(2 * PERIOD + 5), PERIOD, 5).weights(), 0);
+  }
+
+  @Test
   void theFirstChoiceOfEachSeriesIsStaggeredByItsOffset() {
     // Offset 10: chosen at step 0 as if at step -10, so chosen anew at step PERIOD - 10.
     KeptWeights kept = new KeptWeights(10);
