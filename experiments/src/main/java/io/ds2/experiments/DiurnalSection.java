@@ -26,7 +26,17 @@ final class DiurnalSection {
   private static final double BEHIND_SHARE = 0.5;
   private static final double SLOT_GROWTH = 1.10;
 
-  static final String NOTES = "";
+  static final String NOTES =
+      """
+      Notes (2026-12-04; one run each, so nothing is judged yet): the predictive run was made at
+      b3f6f52, before two fixes its replay showed (a forecast weight choice on the shortest
+      history, kept a period, which switched the forecast off through the third morning ramp,
+      fbcc078; a mid-drain headroom hold, 7797a85); the reactive run at 9ac4b40, with both. From
+      the third day: predictive behind 138 s of 2,399 against reactive 216 s (64 %, short of the
+      bar's 50 %), 1.07 x its slot-seconds, 12 rescales against 10 (more: the bar fails there).
+      The plot's forecast is a replay with today's code. Both sit at 4-6 slots through the short
+      nights (scale-down-delay 5 min of an 11-min night) where 2-3 would do.
+      """;
 
   private DiurnalSection() {}
 
@@ -77,7 +87,7 @@ final class DiurnalSection {
               fig(runs, Saso.Result::slotSeconds),
               fig(runs, Saso.Result::steps)));
     }
-    md.append("\n").append(verdict(cells)).append("\n");
+    md.append("\n").append(verdict(cells)).append("\n\n");
     if (!NOTES.isEmpty()) {
       md.append(NOTES).append("\n");
     }
