@@ -184,8 +184,6 @@ final class DiurnalSection {
   }
 
   private static <T> double median(List<T> rows, ToDoubleFunction<T> f) {
-    double[] v = rows.stream().mapToDouble(f).sorted().toArray();
-    int n = v.length;
-    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    return Repeats.median(rows.stream().map(f::applyAsDouble).toList());
   }
 }

@@ -38,12 +38,18 @@ final class Repeats {
     List<Double> sorted = new ArrayList<>(values);
     sorted.sort(Double::compare);
     int n = sorted.size();
-    double median =
-        n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
-    String m = String.format(Locale.ROOT, format, median);
+    String m = String.format(Locale.ROOT, format, median(values));
     String lo = String.format(Locale.ROOT, format, sorted.get(0));
     String hi = String.format(Locale.ROOT, format, sorted.get(n - 1));
     return n < 2 || lo.equals(hi) ? m : m + " (" + lo + "–" + hi + ")";
+  }
+
+  /** The median of {@code values} (the mean of the middle two for an even count). */
+  static double median(List<Double> values) {
+    List<Double> sorted = new ArrayList<>(values);
+    sorted.sort(Double::compare);
+    int n = sorted.size();
+    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
   }
 
   /** {@link #figure} of one field over rows. */
