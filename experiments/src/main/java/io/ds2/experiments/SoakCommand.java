@@ -62,9 +62,10 @@ final class SoakCommand implements Callable<Integer> {
                     s.problems()));
     System.out.printf(
         Locale.ROOT,
-        "slopes per hour after the first minute: heap %.2f MiB, threads %.2f, connections %.2f,"
+        "slopes per hour through whole %.0f s cycles after the first: heap %.2f MiB, threads %.2f, connections %.2f,"
             + " event entries %.2f, metric series %.2f; %d jobs replaced;"
             + " %d of %d jobs at their oracle at the end; Warning events by reason: %s%n",
+        r.cycleSeconds(),
         r.heapSlopeMiBPerHour(),
         r.threadSlopePerHour(),
         r.connectionSlopePerHour(),

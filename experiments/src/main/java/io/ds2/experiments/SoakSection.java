@@ -23,6 +23,8 @@ final class SoakSection {
         java.util.stream.StreamSupport.stream(r.get("samples").spliterator(), false)
             .mapToInt(s -> s.get("openConnections").asInt())
             .summaryStatistics();
+    boolean cycles = r.has("cycleSeconds");
+    double cycle = r.path("cycleSeconds").asDouble();
     md.append(
         fmt(
             """
@@ -34,22 +36,30 @@ final class SoakSection {
             de-duplicate for 2 min instead of 30, so that entries can be seen to expire. Every 30 s: heap
             used after a full GC, live JVM threads, connections the REST clients hold open (one
             shared pool), what the events' de-duplication remembers, the operator's metric series,
-            the jobs it manages. A leak would show as a steady slope; the slopes are least-squares
-            fits after the first minute (start-up is not a leak).
+            the jobs it manages. A leak would show as a steady slope; %s
 
             Over the run: %,d decisions, %,d applied rescales, %,d problems reported (and
             retried); %d of %d jobs at their oracle when it ended. Slopes per hour: heap %.1f MiB,
             threads %.1f, connections %.1f, de-duplication entries %.1f, metric series %.1f. Open
             connections stayed between %d and %d.
 
-            | seconds | heap after GC | threads | open connections | event entries | metric series | jobs | decisions | rescales | problems |
-            |---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
             """,
             r.get("jobs").asInt(),
             r.get("minutes").asDouble(),
             root.get("maxHeapMiB").asInt(),
             r.get("demandPeriodSeconds").asDouble(),
             r.path("jobsReplaced").asInt(),
+            cycles
+                ? fmt(
+                    "the load repeats every %.0f s (demand x1, x1.5 and back; five churn"
+                        + " minutes), so the readings saw-tooth within a cycle, and the slopes are"
+                        + " least-squares fits through the means of the whole cycles after the"
+                        + " first (%d of them; start-up is not a leak, and a reading that repeats"
+                        + " every cycle has a slope of 0).",
+                    cycle, SoakCycles.of(r, cycle).size())
+                : "the slopes are least-squares fits of every reading after the first minute"
+                    + " (start-up is not a leak); this run predates fitting over whole cycles, so"
+                    + " they include the saw-tooth within a cycle.",
             r.get("decisions").asLong(),
             r.get("rescales").asLong(),
             r.get("problems").asLong(),
@@ -62,6 +72,28 @@ final class SoakSection {
             r.path("metricSeriesSlopePerHour").asDouble(),
             connections.getMin(),
             connections.getMax()));
+    if (cycles) {
+      SoakCycles.render(md, r, cycle);
+    } else {
+      samples(md, r);
+    }
+    md.append(
+        fmt(
+            "\nWarning events the operator raised, by reason: %s.\n",
+            r.path("warningsByReason").isMissingNode()
+                ? "not counted"
+                : r.get("warningsByReason").isEmpty() ? "none" : r.get("warningsByReason")));
+    md.append(cycles ? SoakCycles.shows(r, cycle) : BEFORE_CYCLES);
+    md.append(HISTORY);
+    md.append("\n");
+  }
+
+  /** Every reading, as the 10-minute run of 2026-12-02 was shown. */
+  private static void samples(StringBuilder md, JsonNode r) {
+    md.append(
+        "| seconds | heap after GC | threads | open connections | event entries | metric series"
+            + " | jobs | decisions | rescales | problems |\n"
+            + "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (JsonNode s : r.get("samples")) {
       md.append(
           fmt(
@@ -77,33 +109,30 @@ final class SoakSection {
               s.get("rescales").asLong(),
               s.get("problems").asLong()));
     }
-    md.append(
-        fmt(
-            "\nWarning events the operator raised, by reason: %s.\n",
-            r.path("warningsByReason").isMissingNode()
-                ? "not counted"
-                : r.get("warningsByReason").isEmpty() ? "none" : r.get("warningsByReason")));
-    md.append(
-        """
-
-        What the run shows (one run): after the first minute the heap after GC stays between
-        46.3 and 50.4 MiB, the JVM's threads between 49 and 57, the open connections at 4, the
-        operator's metric series at 3,521 or 3,801 (by where in the churn minute a sample
-        falls) and the events' de-duplication between 94 and 234 entries (each expires 2 min
-        after its last use); the slopes above are those oscillations fitted, not growth. No
-        Warning event and no problem in 10 minutes: a job is deleted as the Flink operator
-        does it (marked for deletion, its finalizer holding it while the cluster goes, 3 s)
-        and its loop ends when the mark appears; a new job is waited for quietly until the
-        Flink operator's status says it runs. The run before those two changes counted 170
-        MetricsNotReady warnings for 180 jobs replaced (a new job's first poll came before
-        its status named it). Found by this benchmark, in two earlier runs:
-        the mock API server keeps every request it answers for tests to take (bodies too; the
-        heap rose 415 MiB an hour): the benchmark now drains them before it measures; and the
-        operator left one series of a deleted job behind
-        (`ds2_last_decision_timestamp_seconds`; the series grew by 20 a minute): fixed.
-        """);
-    md.append("\n");
   }
+
+  private static final String BEFORE_CYCLES =
+      """
+
+      What the run shows (one run): after the first minute the heap after GC stays between
+      46.3 and 50.4 MiB, the JVM's threads between 49 and 57, the open connections at 4, the
+      operator's metric series at 3,521 or 3,801 (by where in the churn minute a sample
+      falls) and the events' de-duplication between 94 and 234 entries (each expires 2 min
+      after its last use); the slopes above are those oscillations fitted, not growth.
+      """;
+
+  private static final String HISTORY =
+      """
+      A job is deleted as the Flink operator does it (marked for deletion, its finalizer holding it while the cluster goes, 3 s)
+      and its loop ends when the mark appears; a new job is waited for quietly until the
+      Flink operator's status says it runs. The run before those two changes counted 170
+      MetricsNotReady warnings for 180 jobs replaced (a new job's first poll came before
+      its status named it). Found by this benchmark, in two earlier runs:
+      the mock API server keeps every request it answers for tests to take (bodies too; the
+      heap rose 415 MiB an hour): the benchmark now drains them before it measures; and the
+      operator left one series of a deleted job behind
+      (`ds2_last_decision_timestamp_seconds`; the series grew by 20 a minute): fixed.
+      """;
 
   private static String fmt(String f, Object... args) {
     return String.format(Locale.ROOT, f, args);

@@ -14,7 +14,6 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
-import org.apache.commons.math3.stat.regression.SimpleRegression;
 
 /**
  * ds2's operator, two replicas at the chart's settings, on a real kube-apiserver for a long time
@@ -395,8 +394,6 @@ public final class OperatorSoakBenchmark {
   }
 
   private static double slope(List<Sample> samples, java.util.function.ToDoubleFunction<Sample> v) {
-    SimpleRegression r = new SimpleRegression();
-    samples.forEach(s -> r.addData(s.seconds(), v.applyAsDouble(s)));
-    return samples.size() < 2 ? 0 : r.getSlope() * 3600;
+    return Slopes.perHour(samples, Sample::seconds, v);
   }
 }

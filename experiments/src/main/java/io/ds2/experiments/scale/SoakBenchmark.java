@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import org.apache.commons.math3.stat.regression.SimpleRegression;
+import java.util.function.ToDoubleFunction;
 
 /**
  * ds2's operator managing many simulated jobs for a long time through its own path ({@link Fleet}),
@@ -34,6 +34,7 @@ public final class SoakBenchmark {
       int jobs,
       double minutes,
       double demandPeriodSeconds,
+      double cycleSeconds,
       List<Sample> samples,
       double heapSlopeMiBPerHour,
       double threadSlopePerHour,
@@ -62,8 +63,23 @@ public final class SoakBenchmark {
   private SoakBenchmark() {}
 
   /**
-   * @param progress told each sample as it is taken
+   * The soak's cycle: demand goes x1, x1.5 and back every two {@code demandPeriod}s, jobs are
+   * replaced every {@code churnEvery}; both repeat together every least common multiple.
    */
+  public static Duration cycle(Duration demandPeriod, Duration churnEvery) {
+    long a = demandPeriod.toSeconds() * 2;
+    long b = churnEvery.toSeconds();
+    if (a <= 0 || b <= 0) {
+      throw new IllegalArgumentException(
+          "demand period and churn must be whole seconds, not " + demandPeriod + ", " + churnEvery);
+    }
+    return Duration.ofSeconds(a / gcd(a, b) * b);
+  }
+
+  private static long gcd(long a, long b) {
+    return b == 0 ? a : gcd(b, a % b);
+  }
+
   /**
    * @param churnEvery how often a tenth of the jobs is deleted and as many new ones created
    * @param progress told each sample as it is taken
@@ -139,18 +155,21 @@ public final class SoakBenchmark {
       atOracle =
           (int) fleet.names().stream().map(fleet::job).filter(FleetBenchmark::atOracle).count();
     }
-    // Slopes after the first minute: start-up (class loading, pools filling) is not a leak.
-    List<Sample> steady = samples.stream().filter(s -> s.seconds() >= 60).toList();
+    // Slopes through the means of whole cycles after the first: start-up (class loading, pools
+    // filling) is not a leak, and the load's saw-tooth within a cycle is not growth.
+    double cycle = cycle(demandPeriod, churnEvery).toSeconds();
+    double end = length.toSeconds();
     return new Result(
         jobs,
         length.toSeconds() / 60.0,
         demandPeriod.toSeconds(),
+        cycle,
         samples,
-        slopePerHour(steady, Sample::heapAfterGcMiB),
-        slopePerHour(steady, s -> s.threads()),
-        slopePerHour(steady, s -> s.openConnections()),
-        slopePerHour(steady, s -> s.eventEntries()),
-        slopePerHour(steady, s -> s.metricSeries()),
+        slope(samples, Sample::heapAfterGcMiB, cycle, end),
+        slope(samples, s -> s.threads(), cycle, end),
+        slope(samples, s -> s.openConnections(), cycle, end),
+        slope(samples, s -> s.eventEntries(), cycle, end),
+        slope(samples, s -> s.metricSeries(), cycle, end),
         replaced,
         totals[0] + gone[0],
         totals[1] + gone[1],
@@ -171,10 +190,8 @@ public final class SoakBenchmark {
     return t;
   }
 
-  private static double slopePerHour(
-      List<Sample> samples, java.util.function.ToDoubleFunction<Sample> value) {
-    SimpleRegression r = new SimpleRegression();
-    samples.forEach(s -> r.addData(s.seconds(), value.applyAsDouble(s)));
-    return samples.size() < 2 ? 0 : r.getSlope() * 3600;
+  private static double slope(
+      List<Sample> samples, ToDoubleFunction<Sample> value, double cycle, double end) {
+    return Slopes.perHourOverCycles(samples, Sample::seconds, value, cycle, cycle, end);
   }
 }
