@@ -68,6 +68,7 @@ public final class ForecastRendering {
     Outlook.Ahead a = (Outlook.Ahead) f.outlook();
     root.put("available", true);
     root.put("leadSeconds", a.lead().toSeconds());
+    root.put("holdSeconds", a.hold().toSeconds());
     root.put("error", a.error());
     ObjectNode sources = root.putObject("sources");
     a.peak()
@@ -76,7 +77,8 @@ public final class ForecastRendering {
                 sources
                     .putObject(name)
                     .put("measured", a.measured().getOrDefault(name, 0.0))
-                    .put("peak", peak));
+                    .put("peak", peak)
+                    .put("holdPeak", a.holdPeak().getOrDefault(name, peak)));
     root.put("acted", f.acted());
     ObjectNode need = root.putObject("wouldNeed");
     f.wouldNeed().forEach((id, p) -> need.put(name(graph, id), p));

@@ -193,6 +193,40 @@ class ForecastLoopTest {
     }
   }
 
+  /** {@link #daily} with the midday load dipping to the night's for a minute, 10 to 11. */
+  private static double dipping(double t) {
+    double m = (t % DAY_S) / 60;
+    return m >= 10 && m < 11 ? 100 : daily(t);
+  }
+
+  @Test
+  void aScaleDownTheForecastSaysWouldBeUndoneWithinTheDelayIsHeld() throws Exception {
+    Run reactive = new Run("off", 4, ForecastLoopTest::dipping);
+    Run predictive = new Run("act", 4, ForecastLoopTest::dipping);
+    Instant dayThree = T0.plusSeconds((long) (2 * DAY_S));
+    long reactiveRescales = rescalesFrom(reactive, dayThree);
+    long predictiveRescales = rescalesFrom(predictive, dayThree);
+    System.out.printf(
+        "days 3-4 rescales: reactive %d, predictive %d%n", reactiveRescales, predictiveRescales);
+    // Reacting, the dip's scale-down is made and undone every day; the forecast holds it.
+    assertTrue(
+        predictive.decisions.stream()
+            .filter(d -> d.time().isAfter(dayThree))
+            .flatMap(d -> d.estimate().vertices().stream())
+            .flatMap(v -> v.reasons().stream())
+            .anyMatch(x -> x.code() == ReasonCode.FORECAST_HOLDS_DOWN),
+        "a scale-down held by the forecast");
+    assertTrue(
+        predictiveRescales <= reactiveRescales - 4,
+        predictiveRescales + " rescales vs " + reactiveRescales);
+  }
+
+  private static long rescalesFrom(Run run, Instant from) {
+    return run.decisions.stream()
+        .filter(d -> d.time().isAfter(from) && d.action() instanceof Action.Rescale)
+        .count();
+  }
+
   @Test
   void aRestartedControllerForecastsFromTheSavedHistoryAtOnce() throws Exception {
     StateStore kept = StateStore.inMemory();

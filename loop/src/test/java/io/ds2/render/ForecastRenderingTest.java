@@ -16,7 +16,12 @@ class ForecastRenderingTest {
     var f =
         new ScalerEvent.Forecasted(
             new Outlook.Ahead(
-                Duration.ofSeconds(75), Map.of("Orders", 800.0), Map.of("Orders", 1200.0), 0.04),
+                Duration.ofSeconds(75),
+                Map.of("Orders", 800.0),
+                Map.of("Orders", 1200.0),
+                Duration.ofSeconds(375),
+                Map.of("Orders", 1300.0),
+                0.04),
             Map.of("p", 4),
             Map.of("p", 6),
             false);
@@ -26,8 +31,8 @@ class ForecastRenderingTest {
         ForecastRendering.line(null, f));
     assertEquals(
         "{\"type\":\"forecast\",\"time\":\"2026-01-01T00:00:00Z\",\"available\":true,"
-            + "\"leadSeconds\":75,\"error\":0.04,\"sources\":{\"Orders\":{\"measured\":800.0,"
-            + "\"peak\":1200.0}},\"acted\":false,\"wouldNeed\":{\"p\":6}}",
+            + "\"leadSeconds\":75,\"holdSeconds\":375,\"error\":0.04,\"sources\":{\"Orders\":"
+            + "{\"measured\":800.0,\"peak\":1200.0,\"holdPeak\":1300.0}},\"acted\":false,\"wouldNeed\":{\"p\":6}}",
         ForecastRendering.json(null, f, Instant.parse("2026-01-01T00:00:00Z")).toString());
   }
 

@@ -47,6 +47,14 @@ public record VertexEstimate(
 
   /** This estimate with {@code reason} added to its reasons. */
   public VertexEstimate withReason(Reason reason) {
+    return recommending(recommendedParallelism, reason);
+  }
+
+  /**
+   * This estimate recommending {@code parallelism} instead, with {@code reason} saying why (the
+   * rates and the equation's parallelism stay as measured).
+   */
+  public VertexEstimate recommending(int parallelism, Reason reason) {
     List<Reason> more = new java.util.ArrayList<>(reasons);
     more.add(reason);
     return new VertexEstimate(
@@ -61,7 +69,7 @@ public record VertexEstimate(
         trueProcessingRatePerInstance,
         selectivity,
         requiredParallelism,
-        recommendedParallelism,
+        parallelism,
         more,
         keySpread,
         splitSpread);

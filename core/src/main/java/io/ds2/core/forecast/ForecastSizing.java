@@ -19,7 +19,8 @@ import java.util.Optional;
  * Sizing ahead of a forecast: the demand a forecast asks for (each source's forecast peak, where
  * above what was measured), and the measured estimate raised — never lowered — to what that demand
  * needs. Scale-downs therefore come from measurements only; a forecast can only hold the job up or
- * raise it.
+ * raise it: up to what the demand within the lead time needs, and a scale-down held where the
+ * demand within the lead time and the scale-down delay would need more than it leaves.
  */
 public final class ForecastSizing {
   private ForecastSizing() {}
@@ -30,14 +31,14 @@ public final class ForecastSizing {
    * more than the forecast's own error.
    */
   public static Optional<DemandScenario> demand(
-      JobGraph graph, DemandScenario measured, Outlook.Ahead ahead) {
+      JobGraph graph, DemandScenario measured, Outlook.Ahead ahead, Map<String, Double> peaks) {
     if (!measured.givenRates().isEmpty() || measured.rateScale() != 1) {
       return Optional.empty();
     }
     Map<String, Double> rates = new LinkedHashMap<>();
     boolean above = false;
     for (Vertex v : graph.sources()) {
-      Double peak = ahead.peak().get(v.name());
+      Double peak = peaks.get(v.name());
       Double now = ahead.measured().get(v.name());
       if (peak == null || now == null) {
         return Optional.empty();
@@ -59,7 +60,10 @@ public final class ForecastSizing {
   public static Estimate raise(
       JobGraph graph, Estimate measured, Estimate ahead, Outlook.Ahead outlook) {
     List<VertexEstimate> vertices = new ArrayList<>(measured.vertices().size());
-    String why = because(graph, outlook);
+    String why =
+        because(graph, outlook, outlook.peak(), outlook.lead())
+            + ", the job's rescale time, a warm-up and a window"
+            + error(outlook);
     // By id once: looking each vertex up in the list made this quadratic (2 ms at 1,000 vertices).
     Map<String, VertexEstimate> byId = new HashMap<>(2 * ahead.vertices().size());
     ahead.vertices().forEach(a -> byId.put(a.vertexId(), a));
@@ -82,6 +86,64 @@ public final class ForecastSizing {
         measured.keyedHistory());
   }
 
+  /** Whether a determined vertex of {@code e} is recommended below its current parallelism. */
+  public static boolean scalesDown(Estimate e) {
+    for (VertexEstimate v : e.vertices()) {
+      if (v.determined() && v.recommendedParallelism() < v.currentParallelism()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * {@code sized} with each scale-down held where {@code later} (the estimate at the demand
+   * forecast within the lead time and the scale-down delay) needs more than it leaves: at that
+   * need, never above the current parallelism. A scale-down the forecast says would be undone
+   * before it has lasted the delay costs two restarts and saves little; one it does not contradict
+   * goes ahead, and the forecast never lowers a vertex. {@code sized} itself where none is held.
+   */
+  public static Estimate hold(
+      JobGraph graph, Estimate sized, Estimate later, Outlook.Ahead outlook) {
+    Map<String, VertexEstimate> byId = new HashMap<>(2 * later.vertices().size());
+    later.vertices().forEach(l -> byId.put(l.vertexId(), l));
+    List<VertexEstimate> vertices = new ArrayList<>(sized.vertices().size());
+    String why = null;
+    boolean held = false;
+    for (VertexEstimate m : sized.vertices()) {
+      VertexEstimate l = byId.get(m.vertexId());
+      int current = m.currentParallelism();
+      if (l != null
+          && m.determined()
+          && l.determined()
+          && m.recommendedParallelism() < current
+          && l.recommendedParallelism() > m.recommendedParallelism()) {
+        if (why == null) {
+          why =
+              because(graph, outlook, outlook.holdPeak(), outlook.hold())
+                  + ", the lead time and the scale-down delay: a scale-down now would be undone"
+                  + " before it had lasted the delay"
+                  + error(outlook);
+        }
+        vertices.add(
+            m.recommending(
+                Math.min(current, l.recommendedParallelism()),
+                new Reason(ReasonCode.FORECAST_HOLDS_DOWN, why)));
+        held = true;
+      } else {
+        vertices.add(m);
+      }
+    }
+    return held
+        ? new Estimate(
+            sized.window(),
+            sized.demands(),
+            vertices,
+            sized.targetUtilization(),
+            sized.keyedHistory())
+        : sized;
+  }
+
   /** The parallelism of every vertex of {@code e}, by vertex id. */
   public static Map<String, Integer> parallelism(Estimate e) {
     Map<String, Integer> p = new LinkedHashMap<>();
@@ -89,11 +151,12 @@ public final class ForecastSizing {
     return p;
   }
 
-  private static String because(JobGraph graph, Outlook.Ahead a) {
+  private static String because(
+      JobGraph graph, Outlook.Ahead a, Map<String, Double> peaks, java.time.Duration within) {
     StringBuilder s = new StringBuilder("forecast: ");
     String sep = "";
     for (Vertex v : graph.sources()) {
-      double peak = a.peak().getOrDefault(v.name(), 0.0);
+      double peak = peaks.getOrDefault(v.name(), 0.0);
       double now = a.measured().getOrDefault(v.name(), 0.0);
       s.append(sep)
           .append(
@@ -101,12 +164,10 @@ public final class ForecastSizing {
                   Locale.ROOT, "%s up to %.1f/s (now %.1f/s)", v.name(), Math.max(peak, now), now));
       sep = ", ";
     }
-    return s.append(
-            String.format(
-                Locale.ROOT,
-                " within %d s, the job's rescale time, a warm-up and a window (forecast error %.0f %%)",
-                a.lead().toSeconds(),
-                100 * a.error()))
-        .toString();
+    return s.append(String.format(Locale.ROOT, " within %d s", within.toSeconds())).toString();
+  }
+
+  private static String error(Outlook.Ahead a) {
+    return String.format(Locale.ROOT, " (forecast error %.0f %%)", 100 * a.error());
   }
 }
