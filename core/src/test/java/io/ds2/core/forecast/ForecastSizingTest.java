@@ -1,0 +1,101 @@
+package io.ds2.core.forecast;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ds2.core.estimate.DemandScenario;
+import io.ds2.core.estimate.Estimate;
+import io.ds2.core.estimate.ReasonCode;
+import io.ds2.core.estimate.VertexEstimate;
+import io.ds2.core.graph.Edge;
+import io.ds2.core.graph.JobGraph;
+import io.ds2.core.graph.Vertex;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import org.junit.jupiter.api.Test;
+
+/** What the forecast may do to a measured estimate: raise it, hold a scale-down, never lower. */
+class ForecastSizingTest {
+  private static final JobGraph GRAPH =
+      JobGraph.of(
+          List.of(new Vertex("s", "Source: Orders", 128), new Vertex("w", "Work", 128)),
+          List.of(new Edge("s", "w", "HASH")));
+
+  private static final Outlook.Ahead OUTLOOK =
+      new Outlook.Ahead(
+          Duration.ofSeconds(70),
+          Map.of("Source: Orders", 200.0),
+          Map.of("Source: Orders", 210.0),
+          Duration.ofSeconds(370),
+          Map.of("Source: Orders", 400.0),
+          0.1);
+
+  private static VertexEstimate vertex(String id, int current, int recommended) {
+    return new VertexEstimate(
+        id,
+        id.equals("s") ? "Source: Orders" : "Work",
+        id.equals("s"),
+        true,
+        current,
+        128,
+        OptionalDouble.of(100),
+        OptionalDouble.of(100),
+        OptionalDouble.of(100),
+        OptionalDouble.of(1),
+        OptionalDouble.of(recommended),
+        recommended,
+        List.of(),
+        Optional.empty(),
+        Optional.empty());
+  }
+
+  /** An estimate of the two vertices at {@code current}, recommending {@code s} and {@code w}. */
+  private static Estimate estimate(int current, int s, int w) {
+    return new Estimate(
+        null, Map.of(), List.of(vertex("s", current, s), vertex("w", current, w)), 0.7, null);
+  }
+
+  private static int recommended(Estimate e, String id) {
+    return e.vertex(id).orElseThrow().recommendedParallelism();
+  }
+
+  @Test
+  void aScaleDownTheLaterDemandContradictsIsHeldAtItsNeedNeverAboveTheCurrent() {
+    // Both at 6 want 3; later the source needs 4 and Work 8.
+    Estimate held = ForecastSizing.hold(GRAPH, estimate(6, 3, 3), estimate(6, 4, 8), OUTLOOK);
+    assertEquals(4, recommended(held, "s"));
+    assertEquals(6, recommended(held, "w"), "held at the current parallelism, not raised to 8");
+    assertTrue(
+        held.vertex("w").orElseThrow().reasons().stream()
+            .anyMatch(r -> r.code() == ReasonCode.FORECAST_HOLDS_DOWN));
+  }
+
+  @Test
+  void theHoldNeverRaisesAndLeavesAScaleDownTheForecastDoesNotContradict() {
+    // The source stays at 4 (no scale-down: nothing to hold, although later needs 6); Work's
+    // scale-down to 3 is not contradicted (later needs 3 too).
+    Estimate sized = estimate(4, 4, 3);
+    Estimate same = ForecastSizing.hold(GRAPH, sized, estimate(4, 6, 3), OUTLOOK);
+    assertSame(sized, same);
+    assertTrue(ForecastSizing.scalesDown(sized));
+    assertFalse(ForecastSizing.scalesDown(estimate(4, 4, 5)));
+  }
+
+  @Test
+  void aForecastWithinItsErrorOfTheMeasuredAsksForNothing() {
+    DemandScenario measured = DemandScenario.measured();
+    // 210/s within the lead time is within 10 % of the 200/s measured; 400/s later is not.
+    assertTrue(ForecastSizing.demand(GRAPH, measured, OUTLOOK, OUTLOOK.peak()).isEmpty());
+    assertEquals(
+        400.0,
+        ForecastSizing.demand(GRAPH, measured, OUTLOOK, OUTLOOK.holdPeak())
+            .orElseThrow()
+            .givenRates()
+            .get("s"));
+  }
+}
