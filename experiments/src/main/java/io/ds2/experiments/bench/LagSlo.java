@@ -1,6 +1,10 @@
 package io.ds2.experiments.bench;
 
+import io.ds2.core.window.SubtaskSample;
+import io.ds2.core.window.SubtaskSample.Counter;
 import io.ds2.core.window.VertexSample;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -20,6 +24,8 @@ final class LagSlo {
   // Reads over less of a run than this say little (the first polls after a restart still show the
   // old run's counters at a 10 s refresh).
   static final double MIN_RUN_SECONDS = 20;
+  // How far a poll's counters can lag it: a metric refresh (Flink's default, 10 s) and a little.
+  static final double MAX_COUNTER_AGE_SECONDS = 15;
 
   /** A phase's verdict: seconds judged and seconds behind among them. */
   record Verdict(double judgedSeconds, double behindSeconds) {}
@@ -70,7 +76,10 @@ final class LagSlo {
       judged += dt;
       double growth = slope(inPoints, a.t() - TREND_SECONDS, a.t());
       if (sampled.size() == points.size() && !sources.isEmpty()) {
-        growth = Math.max(growth, demand - readRate(sampled, in.get(i - 1), sources));
+        Reads r = reads(sampled, in.get(i - 1), sources);
+        if (r != null) {
+          growth = Math.max(growth, demand - r.rate());
+        }
       }
       if (growth > GROWTH_OF_DEMAND * demand) {
         behind += dt;
@@ -83,8 +92,11 @@ final class LagSlo {
    * As {@link #of}, over the whole run after its first {@value #WARM_UP_SECONDS} s rather than per
    * phase: a load that moves all the time (compressed days, a phase a minute) has no steady phase
    * to judge. The demand is what the schedule sent over the same trailing {@value #TREND_SECONDS} s
-   * as the lag's trend and the sources' reads, so that a ramp a job follows is not taken for
-   * falling behind. Judged from second {@code from} on (after the warm-up in any case).
+   * as the lag's trend, and what it sent over the very span the sources' reads were counted over
+   * (their counters are up to a metric refresh, 10 s, older than the poll that reads them: set
+   * against the trailing minute of the schedule, a ramp a job follows exactly read as falling
+   * behind 1 % of the demand for most of the ramp). Judged from second {@code from} on (after the
+   * warm-up in any case).
    */
   static Verdict overRun(
       List<Saso.Point> points,
@@ -102,11 +114,16 @@ final class LagSlo {
       double dt = points.get(k).t() - a.t();
       judged += dt;
       double demand = (s.eventsBy(a.t()) - s.eventsBy(a.t() - TREND_SECONDS)) / TREND_SECONDS;
-      double growth = slope(points, a.t() - TREND_SECONDS, a.t());
-      if (sampled.size() == points.size() && !sources.isEmpty()) {
-        growth = Math.max(growth, demand - readRate(sampled, k - 1, sources));
+      boolean isBehind = slope(points, a.t() - TREND_SECONDS, a.t()) > GROWTH_OF_DEMAND * demand;
+      Reads r =
+          sampled.size() == points.size() && !sources.isEmpty()
+              ? reads(sampled, k - 1, sources)
+              : null;
+      if (r != null && r.to() > r.from()) {
+        double sent = (s.eventsBy(r.to()) - s.eventsBy(r.from())) / (r.to() - r.from());
+        isBehind |= sent - r.rate() > GROWTH_OF_DEMAND * sent;
       }
-      if (growth > GROWTH_OF_DEMAND * demand) {
+      if (isBehind) {
         behind += dt;
       }
     }
@@ -114,11 +131,17 @@ final class LagSlo {
   }
 
   /**
-   * Records/s the sources read over the trailing minute up to poll {@code k}, within its run (from
-   * the earliest poll of that run at least {@value #MIN_RUN_SECONDS} s before it whose counters are
-   * not ahead); infinite (no evidence of a shortfall) where there is none.
+   * What the sources read: records/s, counted from {@code from} to {@code to} (seconds of the run,
+   * when the counters were taken, not when they were polled).
    */
-  private static double readRate(List<KeepsUp.Sampled> sampled, int k, Set<String> sources) {
+  record Reads(double rate, double from, double to) {}
+
+  /**
+   * What the sources read over the trailing minute up to poll {@code k}, within its run (from the
+   * earliest poll of that run at least {@value #MIN_RUN_SECONDS} s before it whose counters are not
+   * ahead); null (no evidence of a shortfall) where there is none.
+   */
+  private static Reads reads(List<KeepsUp.Sampled> sampled, int k, Set<String> sources) {
     KeepsUp.Sampled b = sampled.get(k);
     for (int j = 0; j < k; j++) {
       KeepsUp.Sampled a = sampled.get(j);
@@ -138,13 +161,42 @@ final class LagSlo {
         VertexSample x = a.sample().vertices().get(id);
         VertexSample y = b.sample().vertices().get(id);
         if (x == null || y == null || x.parallelism() != y.parallelism()) {
-          return Double.POSITIVE_INFINITY;
+          return null;
         }
         rate += KeepsUp.readRate(x, y, span);
       }
-      return rate;
+      return new Reads(rate, countedAt(a, sources), countedAt(b, sources));
     }
-    return Double.POSITIVE_INFINITY;
+    return null;
+  }
+
+  /**
+   * When the sources' counters of a poll were taken, in seconds of the run: the poll's time less
+   * how far the counters lag it (the job's start in this run and the sources' subtasks' elapsed
+   * time, busy + idle + back-pressured; at most a refresh, 10 s, and a little).
+   */
+  static double countedAt(KeepsUp.Sampled p, Set<String> sources) {
+    double elapsed = 0;
+    int n = 0;
+    for (String id : sources) {
+      VertexSample v = p.sample().vertices().get(id);
+      if (v == null) {
+        continue;
+      }
+      for (SubtaskSample t : v.subtasks()) {
+        elapsed +=
+            t.get(Counter.BUSY_TIME_MS).orElse(0)
+                + t.get(Counter.IDLE_TIME_MS).orElse(0)
+                + t.get(Counter.BACK_PRESSURED_TIME_MS).orElse(0);
+        n++;
+      }
+    }
+    if (n == 0) {
+      return p.t();
+    }
+    Instant at = p.sample().runningSince().plusMillis(Math.round(elapsed / n));
+    double lag = Duration.between(at, p.sample().time()).toMillis() / 1000.0;
+    return p.t() - Math.max(0, Math.min(MAX_COUNTER_AGE_SECONDS, lag));
   }
 
   /** Records/s of the least-squares line through the lag of the points in [from, to]. */

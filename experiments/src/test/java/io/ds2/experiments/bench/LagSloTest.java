@@ -110,4 +110,50 @@ class LagSloTest {
     // Behind once the trailing minute's trend passes 7/s, about 18 s into the growth, to the end.
     assertEquals(182, v.behindSeconds(), 5);
   }
+
+  /**
+   * A run over a two-minute ramp (x1 to x2 from 200 s) whose sources read {@code share} of what was
+   * sent, polled every second while their counters refresh every 10 s (Flink's default), the lag
+   * gauge reading 0 (a Kafka consumer at its default fetch).
+   */
+  private static LagSlo.Verdict rampReadAt(double share) {
+    Scenario s =
+        new Scenario(
+            "t",
+            "a ramp",
+            io.ds2.workloads.SampleJobs.ordersAndPayments(),
+            List.of(new Scenario.Phase(0, 1), new Scenario.Phase(200, 2, 120)),
+            java.time.Duration.ofSeconds(500));
+    List<Saso.Point> points = new ArrayList<>();
+    List<KeepsUp.Sampled> sampled = new ArrayList<>();
+    for (int t = 0; t <= 500; t++) {
+      int refreshed = 10 * (t / 10);
+      double read = share * s.eventsBy(refreshed);
+      points.add(new Saso.Point(t, s.phaseAt(t), Map.of(), 1, 0));
+      VertexSample source =
+          new VertexSample(
+              "s",
+              "RUNNING",
+              1,
+              List.of(SubtaskSample.of(0, read, read, 500.0 * refreshed, 500.0 * refreshed, 0)),
+              OptionalDouble.of(0));
+      sampled.add(
+          new KeepsUp.Sampled(
+              t,
+              new JobSample(
+                  T0.plusSeconds(t), "RUNNING", T0, OptionalLong.of(0), Map.of("s", source))));
+    }
+    return LagSlo.overRun(points, sampled, Set.of("s"), s, 0);
+  }
+
+  @Test
+  void aRampFollowedExactlyIsNotBehindThoughTheCountersLagThePolls() {
+    // Set against the schedule's trailing minute up to the poll, counters up to 10 s old read a
+    // ramp followed exactly as 1 % behind for most of it; against what was sent over the span they
+    // were counted over, they are not.
+    assertEquals(0, rampReadAt(1.0).behindSeconds());
+    // Reading 5 % short of what is sent is behind all the while it is judged (from 120 s).
+    LagSlo.Verdict short5 = rampReadAt(0.95);
+    assertEquals(380, short5.behindSeconds(), 10);
+  }
 }
