@@ -51,14 +51,14 @@ final class SoakSection {
             r.path("jobsReplaced").asInt(),
             cycles
                 ? fmt(
-                    "the load repeats every %.0f s (demand x1, x1.5 and back; five churn"
-                        + " minutes), so the readings saw-tooth within a cycle, and the slopes are"
-                        + " least-squares fits through the means of the whole cycles after the"
-                        + " first (%d of them; start-up is not a leak, and a reading that repeats"
-                        + " every cycle has a slope of 0).",
+                    "the demand's switches and the\nchurn repeat together every %.0f s, so the"
+                        + " readings saw-tooth within that cycle, and the\nslopes are least-squares"
+                        + " fits through the means of the whole cycles after the first (%d of\nthem;"
+                        + " start-up is not a leak, and a reading that repeats every cycle has a"
+                        + " slope of 0).",
                     cycle, SoakCycles.of(r, cycle).size())
-                : "the slopes are least-squares fits of every reading after the first minute"
-                    + " (start-up is not a leak); this run predates fitting over whole cycles, so"
+                : "the slopes are least-squares\nfits of every reading after the first minute"
+                    + " (start-up is not a leak); this run\npredates fitting over whole cycles, so"
                     + " they include the saw-tooth within a cycle.",
             r.get("decisions").asLong(),
             r.get("rescales").asLong(),
@@ -123,7 +123,8 @@ final class SoakSection {
 
   private static final String HISTORY =
       """
-      A job is deleted as the Flink operator does it (marked for deletion, its finalizer holding it while the cluster goes, 3 s)
+      A job is deleted as the Flink operator does it (marked for deletion, its finalizer
+      holding it while the cluster goes, 3 s)
       and its loop ends when the mark appears; a new job is waited for quietly until the
       Flink operator's status says it runs. The run before those two changes counted 170
       MetricsNotReady warnings for 180 jobs replaced (a new job's first poll came before

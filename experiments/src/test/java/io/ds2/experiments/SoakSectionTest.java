@@ -70,7 +70,7 @@ class SoakSectionTest {
     String page = md.toString();
     assertTrue(page.contains("| 0-300 (start-up) | 48.3-50.7 MiB |"), page);
     assertTrue(page.contains("| 7200-7500 |") == false && page.contains("| 6900-7200 |"), page);
-    assertTrue(page.contains("the means of the whole cycles after the first (23 of them"), page);
+    assertTrue(page.contains("the means of the whole cycles after the first (23 of"), page);
     assertTrue(page.contains("over the 23 whole cycles after the first"), page);
     assertTrue(page.contains("metric series between 3,521 and 3,801"), page);
     assertTrue(page.contains("open connections at 4"), page);
