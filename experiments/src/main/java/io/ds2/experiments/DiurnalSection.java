@@ -28,14 +28,23 @@ final class DiurnalSection {
 
   static final String NOTES =
       """
-      Notes (2026-12-04; one run each, so nothing is judged yet): the predictive run was made at
-      b3f6f52, before two fixes its replay showed (a forecast weight choice on the shortest
-      history, kept a period, which switched the forecast off through the third morning ramp,
-      fbcc078; a mid-drain headroom hold, 7797a85); the reactive run at 9ac4b40, with both. From
-      the third day: predictive behind 138 s of 2,399 against reactive 216 s (64 %, short of the
-      bar's 50 %), 1.07 x its slot-seconds, 12 rescales against 10 (more: the bar fails there).
-      The plot's forecast is a replay with today's code. Both sit at 4-6 slots through the short
-      nights (scale-down-delay 5 min of an 11-min night) where 2-3 would do.
+      Notes (2026-12-04; one run each, so nothing is judged yet): the reactive run was made at
+      9ac4b40, the predictive at cc78326 (with the forecast's weight fix fbcc078, the drain hold
+      7797a85 and the scale-down hold 2baea27); both are scored by the judge as fixed at 1fe5d55.
+      The judge before it set what the sources read, by counters up to a metric refresh (10 s)
+      older than the poll, against what the schedule sent over the trailing minute up to the
+      poll: on a ramp a job followed exactly that read as 1 % behind for most of the ramp (216 s
+      of reactive's and 277 s of this predictive run's third and fourth days; 34 s and 0 s
+      now). From the third day the predictive run is behind 0 s against 34 s and makes 8
+      rescales against 10, at 1.13 x the slot-seconds, above the bar's 1.10. Where the slots
+      go (day 3 and 4, slot-seconds above reactive's): lunch and the afternoon after it, about
+      +300 and +120 a day — the forecast sizes the lunch peak for 0.7 (Join -> Sink 8, then 9
+      on uneven key groups) where reactive took the smallest of its activation windows (7) and
+      kept up above its target; the mornings, +240 and +310 — held through the ramp's start
+      where reactive stepped down at it (06:23, 3 slots) and back up; the fourth night, +650 —
+      the Join held at 6 at 00:50, the forecast's ramp within the lead time and the 5-minute
+      scale-down delay of an 11-minute night. On days of 24 hours the hold is the last lead time
+      and delay before a ramp, not half the night.
       """;
 
   private DiurnalSection() {}
@@ -63,8 +72,9 @@ final class DiurnalSection {
         from the third day (2,400 s) on, and over the whole run: *behind* is the lag-slope SLO
         (seconds with the lag growing by more than 1 % of the demand over the trailing minute);
         median with min–max over the runs. No lag peak is shown: at Kafka's default fetch a
-        source that keeps up takes all there is at every fetch and its lag gauge reads about 0
-        (behind is judged on what arrives less what is read too, see the headline).
+        source that keeps up takes all there is at every fetch and its lag gauge reads about 0,
+        so behind is also judged on what was sent less what the sources read, both over the
+        span their counters cover (see the headline).
 
         | controller | runs | day 3 on: behind (s of judged) | slot-s | rescales | whole run: behind (s of judged) | slot-s | rescales |
         |---|---|---|---|---|---|---|---|
