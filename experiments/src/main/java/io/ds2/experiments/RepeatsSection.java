@@ -11,34 +11,38 @@ import java.util.List;
 final class RepeatsSection {
   static final String NOTES =
       """
-      Notes (2026-12-04; ds2's runs at 38d075e — recordings say "-dirty": a results file of
-      another directory was modified, the sources were clean — the Flink autoscaler's code is
-      the library's and did not change; its run 1 was made at bd37bd7 with `ds2-bench
-      scenario`, run 2 with `suite`, both into `kafka-default-fetch-hidden-heads` and moved
-      here):
+      Notes (2026-12-04; ds2's runs 1 and 2 at cc78326, run 3 at 65fe3ab — the same ds2 code,
+      with the drain hold; the Flink autoscaler's code is the library's and did not change; its
+      run 1 was made at bd37bd7 with `ds2-bench scenario`, run 2 with `suite`, both into
+      `kafka-default-fetch-hidden-heads` and moved here, run 3 at 7a54202):
 
       - **ds2 keeps up at the end of both phases in all three runs**, behind by the SLO
-        105-115 s of ~779 judged in the first phase (until its hidden-lag step, then the
-        drain) and 0 in the second; lag peaks 25,671-31,152 and 0-777 records.
+        113-144 s of ~779 judged in the first phase (until its hidden-lag step, then the
+        drain) and 0 in the second; lag peaks 23,182-32,757 and 0-557 records.
       - **The Flink autoscaler keeps up at the end of both phases in its three runs too**, and
         is behind 632-657 s of ~779 in the first phase and 0-138 s in the second, lag peaks of
         125,843-235,145 and 0-100,599 records, under-provisioned 728-738 s against ds2's
-        237-243 s: the ranges do not overlap, ds2 is ahead on each.
-      - **Cost: no difference** — 1.01-1.17 x the oracle at 0.7 against ds2's 1.02-1.09 x
-        (slot-seconds 16,278-18,966 against 16,482-17,719). Its runs 1 and 2 saved slots by
-        running at 1-2 for their first 738 s while behind, then went to 12/1/8 (the source at
-        12 where 4 does at 0.7, kept: its scale-downs wait an hour by default) and 12/1/16 at
-        x2; its run 3 went to 12/1/16 at 728 s, in the first phase.
+        235-244 s: the ranges do not overlap, ds2 is ahead on each.
+      - **Cost: no difference** — 1.01-1.17 x the oracle at 0.7 against ds2's 0.95-1.10 x
+        (slot-seconds 16,278-18,966 against 15,441-17,766; ds2's under 1 as it starts at
+        parallelism 1, under-provisioned for its first ~240 s). Its runs 1 and 2 saved slots
+        by running at 1-2 for their first 738 s while behind, then went to 12/1/8 (the
+        source at 12 where 4 does at 0.7, kept: its scale-downs wait an hour by default) and
+        12/1/16 at x2; its run 3 went to 12/1/16 at 728 s, in the first phase.
       - **The Flink autoscaler makes fewer rescales**: 2-3 against ds2's 5-6.
-      - ds2's run 3: after its hidden-lag step (2 -> 6 at 182 s) the restart showed the
-        partitions' heads afresh while the source drained 888/s, and two windows read the
-        arrival as 633 and 752/s (400/s arrived): 6 -> 12 at 271 s, back to 6 at 674 s
-        (max-step-down 2), and 6 at the x2 step, whose overload then did not show at the
-        sources within 40 s (the phase is marked invalid). The same drain in runs 1 and 2 read
-        at most 6 instances' worth. Not fixed: during a drain at Kafka's default fetch the lag
-        gauge understates what waits as new heads come into view.
-      - The policy wrinkle of the runs below is gone: at 673-708 s both scale-downs went in one
-        rescale (source 6 -> 4, Join 8 -> 6) where before the source waited another 5 min.
+      - **ds2's run 3 oversized once, as run 3 before the drain hold did**: its second step
+        took the smaller of its two activation windows (2 -> 3 at 182 s: 269/s read as
+        arriving, the other window 592/s, where 400/s arrived); at 3 the source drained the
+        backlog at 444/s, 100 % busy, its lag standing still (the consumer's fetched heads),
+        and the hidden-lag rule sized it for twice what it read: 3 -> 12 at 273 s (Join 4 ->
+        10), back to 6/1/7 at 697 s (max-step-down 2). The drain hold cannot act there: it
+        needs a lag that shows the drain. At x2 the source at 6 could read the 800/s, so that
+        phase's overload did not show at the sources (marked invalid). In runs 1 and 2 the
+        hidden-lag step came at 2 (2 -> 4 and 2 -> 6 at 182 s); in run 1 the drain hold acted
+        once (333 s) and 4 -> 6 still followed at 394 s. Not fixed: a source saturated while
+        it drains, its lag hidden, is not told from one that cannot keep up.
+      - Before the drain hold (three runs at 38d075e): behind 105-115 s, slot-seconds
+        16,482-17,719 (1.02-1.09 x at 0.7), 5-6 rescales: no difference beyond the spread.
       """;
 
   private RepeatsSection() {}
