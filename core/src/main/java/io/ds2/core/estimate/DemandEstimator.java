@@ -22,11 +22,15 @@ public final class DemandEstimator {
 
   /**
    * A source that never waited for records, whose lag hides what arrives ({@link
-   * Backlog#headsHidden}), is sized for this times what it read: at least what it read, and the
-   * gauge cannot say how much more (nor, where its job held it back, can the estimate downstream,
-   * which starts from it). A bounded step, taken again in the next windows while it never waits and
-   * its gauge stays blind, as a controller would probe; a rescale restarts the consumers, whose
-   * first fetches show the partitions' heads afresh.
+   * Backlog#headsHidden}), is given this times the capacity it read at: at least what it read, and
+   * the gauge cannot say how much more (nor, where its job held it back, can the estimate
+   * downstream, which starts from it). A bounded step, taken again in the next windows while it
+   * never waits and its gauge stays blind, as a controller would probe; a rescale restarts the
+   * consumers, whose first fetches show the partitions' heads afresh. The step is in capacity, not
+   * in demand sized for the target utilization: the demand is {@code HIDDEN_STEP x read x target},
+   * so that the job, sized for it at the target, carries twice what the source read. As a demand
+   * sized at the target (0.7) it was a 2.9x step, and a source saturated only while it drained a
+   * restart's backlog (3 instances reading 444/s where 400/s arrived, its lag blind) went to 12.
    */
   static final double HIDDEN_STEP = 2;
 
@@ -40,7 +44,8 @@ public final class DemandEstimator {
       JobGraph graph,
       ObservationWindow window,
       DemandScenario scenario,
-      Optional<Duration> catchUp) {
+      Optional<Duration> catchUp,
+      double targetUtilization) {
     Map<String, Double> given = scenario.givenRates();
     Map<String, SourceDemand> demands = new HashMap<>();
     for (Vertex s : graph.sources()) {
@@ -52,7 +57,7 @@ public final class DemandEstimator {
           s.id(),
           given.containsKey(s.id())
               ? explicit(obs, given.get(s.id()))
-              : infer(obs, catchUp).scaledBy(scenario.rateScale()));
+              : infer(obs, catchUp, targetUtilization).scaledBy(scenario.rateScale()));
     }
     return demands;
   }
@@ -70,12 +75,21 @@ public final class DemandEstimator {
         Optional.empty());
   }
 
+  /** As {@link #infer(VertexObservation, Optional, double)} for a job sized to be fully busy. */
+  public static SourceDemand infer(VertexObservation source, Optional<Duration> catchUp) {
+    return infer(source, catchUp, 1);
+  }
+
   /**
    * Infers demand: with a backlog metric, the arrival rate (read + backlog growth, fitted over the
    * window) plus the standing backlog spread over {@code catchUp}; without one, observed output
    * extrapolated by back-pressure.
+   *
+   * @param targetUtilization what the job is sized for: a blind gauge's step ({@link #HIDDEN_STEP})
+   *     is in capacity
    */
-  public static SourceDemand infer(VertexObservation source, Optional<Duration> catchUp) {
+  public static SourceDemand infer(
+      VertexObservation source, Optional<Duration> catchUp, double targetUtilization) {
     double observed = source.observedSourceRate();
     Optional<Backlog> backlog = source.backlog().filter(b -> trusted(b, source));
     if (backlog.isPresent()) {
@@ -86,7 +100,7 @@ public final class DemandEstimator {
               .orElse(empty());
       if (b.headsHidden() && neverWaited(source)) {
         // The fit shows about what was read; what arrives is more, by how much no metric says.
-        double floor = Math.max(b.arrivalRate(), HIDDEN_STEP * observed);
+        double floor = Math.max(b.arrivalRate(), HIDDEN_STEP * observed * targetUtilization);
         return new SourceDemand(
             source.vertexId(),
             floor + catchUpRate.orElse(0),

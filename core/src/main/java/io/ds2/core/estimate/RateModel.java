@@ -65,7 +65,8 @@ public final class RateModel {
     return estimate(
         graph,
         window,
-        DemandEstimator.demands(graph, window, scenario, options.catchUp()),
+        DemandEstimator.demands(
+            graph, window, scenario, options.catchUp(), options.targetUtilization()),
         options,
         history,
         scenario.sourceSplits());

@@ -15,8 +15,8 @@ public enum ReasonCode {
   /**
    * A source that never waited for records (busy or held back all the time) has a backlog gauge
    * that cannot show what arrives (a Kafka consumer holds fetched records its lag does not count):
-   * its demand is twice what it read, a bounded step, until the gauge shows the heads again; a
-   * smaller {@code max.partition.fetch.bytes} or a stated demand makes it exact.
+   * the job is given twice the capacity the source read at, a bounded step, until the gauge shows
+   * the heads again; a smaller {@code max.partition.fetch.bytes} or a stated demand makes it exact.
    */
   SOURCE_LAG_HIDDEN,
   /** A source's split count is unknown: sized as if its input spread evenly, with no cap. */

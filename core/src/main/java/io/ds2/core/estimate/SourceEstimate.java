@@ -95,7 +95,8 @@ final class SourceEstimate {
                       + " lag stood still while it read, then jumped: its Kafka consumer holds"
                       + " fetched records the lag does not count"
                       + " (max.partition.fetch.bytes, 1 MiB by default, a partition), so what"
-                      + " arrives beyond the %s it read is not known; sized for %s, a bounded step"
+                      + " arrives beyond the %s it read is not known; taken as %s, so that the"
+                      + " job at its target utilization carries twice what it read: a bounded step"
                       + " (a smaller max.partition.fetch.bytes lets the lag show it; --source-rate"
                       + " states it)",
                   chain(v),

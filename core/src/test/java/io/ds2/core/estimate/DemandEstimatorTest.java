@@ -132,7 +132,8 @@ class DemandEstimatorTest {
             graph,
             o.window(),
             new DemandScenario(java.util.Map.of("t", 42.0), 2),
-            Optional.empty());
+            Optional.empty(),
+            1);
     assertEquals(1000, demands.get("s").targetRate(), 1e-9);
     assertEquals(2, demands.get("s").scale(), 1e-9);
     assertEquals(SourceDemand.Basis.BACKLOG, demands.get("s").basis());

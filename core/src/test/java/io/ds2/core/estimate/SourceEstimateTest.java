@@ -221,4 +221,28 @@ class SourceEstimateTest {
         s.reasons().get(0).message().contains("max.partition.fetch.bytes"),
         s.reasons().get(0).message());
   }
+
+  @Test
+  void atATargetBelowOneTheBlindStepStillDoublesTheCapacity() {
+    // Three instances saturated reading 444/s (a restart's backlog drained while 400/s arrive),
+    // the gauge blind, sized for 0.7: the step gives the job twice the capacity it read at (6),
+    // not twice the read sized for 0.7 (8.6, and 12 by the splits).
+    Backlog blind =
+        new Backlog(
+            1500, -10, 420, 3, 10, OptionalDouble.empty(), OptionalDouble.empty(), 10, 0, 0, true);
+    Observations o = new Observations(SECONDS);
+    o.readingSource("s", 3, 4440, 30_000, Optional.of(blind));
+    o.operator("k", List.of(SubtaskSample.of(0, 1000, 0, 1000, 9000, 0)));
+    Ds2Options at07 = Ds2Options.fromMap(Map.of(Ds2Options.TARGET_UTILIZATION, "0.7"));
+    Map<String, SourceDemand> demands =
+        DemandEstimator.demands(
+            GRAPH, o.window(), DemandScenario.measured(), at07.catchUp(), at07.targetUtilization());
+    assertEquals(2 * 444 * 0.7, demands.get("s").targetRate(), 1e-6);
+    VertexEstimate s =
+        RateModel.estimate(GRAPH, o.window(), demands, at07, KeyedHistory.empty(), Map.of("s", 12))
+            .vertex("s")
+            .orElseThrow();
+    assertEquals(ReasonCode.SOURCE_LAG_HIDDEN, codes(s).get(0));
+    assertEquals(6, s.recommendedParallelism(), s.toString());
+  }
 }
