@@ -198,12 +198,7 @@ class SourceEstimateTest {
   @Test
   void aSourceWhoseLagHidesTheHeadsSaysSoAndIsSizedForTheStep() {
     // Busy all 10 s reading 148/s over 12 partitions (1 MiB fetches), its gauge blind.
-    Backlog blind =
-        new Backlog(
-            1500, -10, 140, 3, 10, OptionalDouble.empty(), OptionalDouble.empty(), 10, 0, 0, true);
-    Observations o = new Observations(SECONDS);
-    o.readingSource("s", 1, 1480, 10_000, Optional.of(blind));
-    o.operator("k", List.of(SubtaskSample.of(0, 1000, 0, 1000, 9000, 0)));
+    Observations o = blindSource(1, 140);
     SourceDemand d = DemandEstimator.infer(o.get("s"), Optional.empty());
     VertexEstimate s =
         RateModel.estimate(
@@ -227,12 +222,7 @@ class SourceEstimateTest {
     // Three instances saturated reading 444/s (a restart's backlog drained while 400/s arrive),
     // the gauge blind, sized for 0.7: the step gives the job twice the capacity it read at (6),
     // not twice the read sized for 0.7 (8.6, and 12 by the splits).
-    Backlog blind =
-        new Backlog(
-            1500, -10, 420, 3, 10, OptionalDouble.empty(), OptionalDouble.empty(), 10, 0, 0, true);
-    Observations o = new Observations(SECONDS);
-    o.readingSource("s", 3, 4440, 30_000, Optional.of(blind));
-    o.operator("k", List.of(SubtaskSample.of(0, 1000, 0, 1000, 9000, 0)));
+    Observations o = blindSource(3, 420);
     Ds2Options at07 = Ds2Options.fromMap(Map.of(Ds2Options.TARGET_UTILIZATION, "0.7"));
     Map<String, SourceDemand> demands =
         DemandEstimator.demands(
@@ -244,5 +234,29 @@ class SourceEstimateTest {
             .orElseThrow();
     assertEquals(ReasonCode.SOURCE_LAG_HIDDEN, codes(s).get(0));
     assertEquals(6, s.recommendedParallelism(), s.toString());
+  }
+
+  /**
+   * {@code p} source instances busy all {@link #SECONDS} reading 148/s each, whose blind gauge's
+   * fit says {@code fitted}/s, and a downstream k.
+   */
+  private static Observations blindSource(int p, double fitted) {
+    Backlog blind =
+        new Backlog(
+            1500,
+            -10,
+            fitted,
+            3,
+            10,
+            OptionalDouble.empty(),
+            OptionalDouble.empty(),
+            10,
+            0,
+            0,
+            true);
+    Observations o = new Observations(SECONDS);
+    o.readingSource("s", p, 148 * p * SECONDS, 1000 * p * SECONDS, Optional.of(blind));
+    o.operator("k", List.of(SubtaskSample.of(0, 1000, 0, 1000, 9000, 0)));
+    return o;
   }
 }
