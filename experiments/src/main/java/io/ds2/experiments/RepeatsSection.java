@@ -39,8 +39,11 @@ final class RepeatsSection {
         needs a lag that shows the drain. At x2 the source at 6 could read the 800/s, so that
         phase's overload did not show at the sources (marked invalid). In runs 1 and 2 the
         hidden-lag step came at 2 (2 -> 4 and 2 -> 6 at 182 s); in run 1 the drain hold acted
-        once (333 s) and 4 -> 6 still followed at 394 s. Not fixed: a source saturated while
-        it drains, its lag hidden, is not told from one that cannot keep up.
+        once (333 s) and 4 -> 6 still followed at 394 s. A source saturated while it drains,
+        its lag hidden, is still not told from one that cannot keep up; since b63cdee the
+        blind step gives the job twice the capacity the source read at, not twice the read
+        sized for 0.7 (replayed, these three first steps become 2 -> 4, 2 -> 4, 3 -> 6): not
+        yet run live.
       - Before the drain hold (three runs at 38d075e): behind 105-115 s, slot-seconds
         16,482-17,719 (1.02-1.09 x at 0.7), 5-6 rescales: no difference beyond the spread.
       """;
