@@ -69,7 +69,11 @@ class BackPressuredWindowsTest {
     Duration deadline =
         defaults.warmUp().plus(defaults.window()).plus(defaults.sampleInterval().multipliedBy(2));
     try (LocalFlinkCluster cluster =
-        LocalFlinkCluster.start(4, LocalFlinkCluster.SMALL_NETWORK_BUFFERS)) {
+        LocalFlinkCluster.startWithFastTimings(
+            4,
+            LocalFlinkCluster.SMALL_NETWORK_BUFFERS,
+            "ten recommends and a recording at 1 s refreshes within CI's budget; the small buffers"
+                + " carry the back-pressure to the source within seconds, which this test is about")) {
       JobClient job = cluster.submit(SPEC);
       await()
           .atMost(Duration.ofSeconds(60))

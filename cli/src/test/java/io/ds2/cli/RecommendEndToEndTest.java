@@ -31,7 +31,9 @@ class RecommendEndToEndTest {
 
   @BeforeAll
   static void startJob() throws Exception {
-    cluster = LocalFlinkCluster.start(4);
+    cluster =
+        LocalFlinkCluster.startWithFastTimings(
+            4, Map.of(), "recommend's 12 s windows must see many metric refreshes: 1 s, not 10 s");
     job = cluster.submit(SPEC);
     await()
         .atMost(Duration.ofSeconds(60))

@@ -35,7 +35,11 @@ class RecordWhatIfEndToEndTest {
 
   @Test
   void recordingReplaysToTheOracleAndAgreesWithRecommend() throws Exception {
-    try (LocalFlinkCluster cluster = LocalFlinkCluster.start(4)) {
+    try (LocalFlinkCluster cluster =
+        LocalFlinkCluster.startWithFastTimings(
+            4,
+            Map.of(),
+            "a recording of about a minute must hold many refreshes for its short windows")) {
       JobClient job = cluster.submit(SPEC);
       await()
           .atMost(Duration.ofSeconds(60))

@@ -29,7 +29,11 @@ class RunCommandTest {
   @Test
   void nonAdaptiveSchedulerFallsBackToAdvisorMode() throws Exception {
     try (LocalFlinkCluster cluster =
-        LocalFlinkCluster.start(4, Map.of("jobmanager.scheduler", "default"))) {
+        LocalFlinkCluster.startWithFastTimings(
+            4,
+            Map.of("jobmanager.scheduler", "default"),
+            "the fallback is checked over several decisions on short windows, which need a 1 s"
+                + " refresh")) {
       JobClient job = cluster.submit(SampleJobs.ordersAndPayments());
       await()
           .atMost(Duration.ofSeconds(60))

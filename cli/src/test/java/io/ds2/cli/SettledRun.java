@@ -56,7 +56,13 @@ final class SettledRun {
   static Result runUntilSettled(
       JobSpec spec, int slots, Map<String, String> flink, String window, Path dir, String... more)
       throws Exception {
-    try (LocalFlinkCluster cluster = LocalFlinkCluster.start(slots, flink)) {
+    try (LocalFlinkCluster cluster =
+        LocalFlinkCluster.startWithFastTimings(
+            slots,
+            flink,
+            "settling from parallelism 1 through a few rescales, then 60 s measured, must fit in"
+                + " CI's budget: rescales take effect in seconds (1 s cool-downs) and a 1 s refresh"
+                + " lets the measurement start as soon as the job holds")) {
       JobClient job = cluster.submit(spec);
       await()
           .atMost(Duration.ofSeconds(60))

@@ -39,7 +39,9 @@ class FlinkRestIntegrationTest {
 
   @BeforeAll
   static void startJob() throws Exception {
-    cluster = LocalFlinkCluster.start(4);
+    cluster =
+        LocalFlinkCluster.startWithFastTimings(
+            4, Map.of(), "its one short window must see many metric refreshes: 1 s, not 10 s");
     job = cluster.submit(SPEC);
   }
 

@@ -39,7 +39,12 @@ class RestRescalerIntegrationTest {
 
   @BeforeAll
   static void startJob() throws Exception {
-    cluster = LocalFlinkCluster.start(4);
+    cluster =
+        LocalFlinkCluster.startWithFastTimings(
+            4,
+            Map.of(),
+            "its rescales must take effect (1 s cool-downs) and show in the metrics (1 s refresh)"
+                + " within seconds");
     job = cluster.submit(SampleJobs.ordersAndPayments());
     await()
         .atMost(Duration.ofSeconds(60))

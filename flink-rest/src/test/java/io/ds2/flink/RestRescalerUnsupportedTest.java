@@ -17,7 +17,11 @@ class RestRescalerUnsupportedTest {
   @Test
   void defaultSchedulerIsUnsupported() throws Exception {
     try (LocalFlinkCluster cluster =
-        LocalFlinkCluster.start(4, Map.of("jobmanager.scheduler", "default"))) {
+        LocalFlinkCluster.startWithFastTimings(
+            4,
+            Map.of("jobmanager.scheduler", "default"),
+            "the job must be running with fresh metrics before the rescale is refused; at a 1 s"
+                + " refresh that takes seconds")) {
       JobClient job = cluster.submit(SampleJobs.ordersAndPayments());
       await()
           .atMost(Duration.ofSeconds(60))

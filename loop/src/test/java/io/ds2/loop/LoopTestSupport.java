@@ -25,7 +25,13 @@ final class LoopTestSupport implements AutoCloseable {
 
   LoopTestSupport(JobSpec spec, int slotsPerTaskManager, Map<String, String> flinkConf)
       throws Exception {
-    cluster = LocalFlinkCluster.start(slotsPerTaskManager, flinkConf);
+    cluster =
+        LocalFlinkCluster.startWithFastTimings(
+            slotsPerTaskManager,
+            flinkConf,
+            "the loop's tests decide on 6 s windows so that a closed loop settles in a minute or"
+                + " two within CI's budget: that needs a refresh well inside a window (1 s) and"
+                + " rescales that take effect in seconds; the benchmarks run at Flink's defaults");
     job = cluster.submit(spec);
     await()
         .atMost(Duration.ofSeconds(60))

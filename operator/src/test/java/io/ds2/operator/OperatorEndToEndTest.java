@@ -53,7 +53,12 @@ class OperatorEndToEndTest {
   void scalesAJobToTheOracleThroughOverrides() throws Exception {
     OperatorTestSupport.registerKinds(server);
     JobSpec spec = SampleJobs.ordersAndPayments();
-    try (LocalFlinkCluster cluster = LocalFlinkCluster.start(4)) {
+    try (LocalFlinkCluster cluster =
+        LocalFlinkCluster.startWithFastTimings(
+            4,
+            Map.of(),
+            "the operator's short test windows must see several metric refreshes, and each"
+                + " rescale take effect in seconds")) {
       JobClient job = OperatorTestSupport.submitRunning(cluster, spec);
       String jobId = job.getJobID().toHexString();
       FlinkRestClient rest = new FlinkRestClient(cluster.restUrl(), Duration.ofSeconds(10));

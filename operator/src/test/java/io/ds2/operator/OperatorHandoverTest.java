@@ -34,7 +34,12 @@ class OperatorHandoverTest {
 
   @BeforeAll
   static void startCluster() throws Exception {
-    cluster = LocalFlinkCluster.start(4);
+    cluster =
+        LocalFlinkCluster.startWithFastTimings(
+            4,
+            Map.of(),
+            "the handovers are timed around decisions on short windows and rescales that take"
+                + " effect in seconds");
   }
 
   @AfterAll

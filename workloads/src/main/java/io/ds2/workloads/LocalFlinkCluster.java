@@ -11,10 +11,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * An in-process Flink cluster with its REST endpoint on a free loopback port and the adaptive
- * scheduler (REST rescale). {@link #start} also shortens Flink's timings so a test or the demo
- * settles in seconds: a 1 s metric fetch interval (Flink's default is 10 s) and 1 s adaptive-
- * scheduler cool-downs; {@link #startAtFlinkDefaults} leaves them at Flink's defaults, as the
- * benchmarks run it.
+ * scheduler (REST rescale). {@link #startAtFlinkDefaults} leaves Flink's timings and buffers at its
+ * defaults, as the benchmarks run it; {@link #startWithFastTimings} shortens the timings so that a
+ * test or the demo settles in seconds, and its caller must say why.
  */
 public final class LocalFlinkCluster implements AutoCloseable {
   /**
@@ -40,14 +39,21 @@ public final class LocalFlinkCluster implements AutoCloseable {
     this.restPort = restPort;
   }
 
-  /** Starts 2 TaskManagers with {@code slotsPerTaskManager} slots each. */
-  public static LocalFlinkCluster start(int slotsPerTaskManager) throws Exception {
-    return start(slotsPerTaskManager, Map.of());
-  }
-
-  /** As {@link #start(int)}, with Flink configuration {@code overrides} applied last. */
-  public static LocalFlinkCluster start(int slotsPerTaskManager, Map<String, String> overrides)
-      throws Exception {
+  /**
+   * Starts 2 TaskManagers with {@code slotsPerTaskManager} slots each, with Flink's timings
+   * shortened: a 1 s metric fetch interval (Flink's default is 10 s, so a window of a few seconds
+   * would see one refresh or none) and 1 s adaptive-scheduler cool-downs (a rescale takes effect in
+   * seconds). Users run Flink at its defaults, so a test (or the demo) that takes these says why,
+   * as a job that must not chain does ({@link JobSpec#unchained}).
+   *
+   * @param overrides Flink configuration applied last
+   * @param why the caller's reason, for the reader of its code
+   */
+  public static LocalFlinkCluster startWithFastTimings(
+      int slotsPerTaskManager, Map<String, String> overrides, String why) throws Exception {
+    if (why == null || why.isBlank()) {
+      throw new IllegalArgumentException("a cluster off Flink's default timings says why");
+    }
     return start(slotsPerTaskManager, true, overrides);
   }
 

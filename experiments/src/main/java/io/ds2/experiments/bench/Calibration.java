@@ -45,7 +45,12 @@ public final class Calibration {
             List.of(new OperatorSpec("Work", List.of("In"), 1, 0, 1, false, 0)));
     Ds2Options o =
         Ds2Options.fromMap(Map.of("window", "20s", "warm-up", "5s", "sample-interval", "500ms"));
-    try (LocalFlinkCluster cluster = LocalFlinkCluster.start(2)) {
+    try (LocalFlinkCluster cluster =
+        LocalFlinkCluster.startWithFastTimings(
+            2,
+            Map.of(),
+            "the calibration's one 20 s window must see twenty refreshes, not two, to measure the"
+                + " cost to a percent")) {
       JobClient client = cluster.submit(job);
       try {
         FlinkRestClient rest = new FlinkRestClient(cluster.restUrl(), Duration.ofSeconds(10));
