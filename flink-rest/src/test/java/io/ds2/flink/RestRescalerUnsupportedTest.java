@@ -12,16 +12,15 @@ import java.util.Map;
 import org.apache.flink.core.execution.JobClient;
 import org.junit.jupiter.api.Test;
 
-/** A cluster on Flink's default scheduler cannot rescale through REST: say so, change nothing. */
+/**
+ * A cluster at Flink's defaults, its default scheduler included, cannot rescale through REST: say
+ * so, change nothing.
+ */
 class RestRescalerUnsupportedTest {
   @Test
   void defaultSchedulerIsUnsupported() throws Exception {
     try (LocalFlinkCluster cluster =
-        LocalFlinkCluster.startWithFastTimings(
-            4,
-            Map.of("jobmanager.scheduler", "default"),
-            "the job must be running with fresh metrics before the rescale is refused; at a 1 s"
-                + " refresh that takes seconds")) {
+        LocalFlinkCluster.startAtFlinkDefaults(4, Map.of("jobmanager.scheduler", "default"))) {
       JobClient job = cluster.submit(SampleJobs.ordersAndPayments());
       await()
           .atMost(Duration.ofSeconds(60))

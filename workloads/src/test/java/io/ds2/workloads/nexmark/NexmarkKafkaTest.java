@@ -47,11 +47,7 @@ class NexmarkKafkaTest {
                   PARTITIONS,
                   schedule,
                   n -> EventRecords.of(generator.event(n)));
-          LocalFlinkCluster cluster =
-              LocalFlinkCluster.startWithFastTimings(
-                  4,
-                  Map.of(),
-                  "the query's rates must show in the metrics within seconds of the topic filling");
+          LocalFlinkCluster cluster = LocalFlinkCluster.startAtFlinkDefaults(4, Map.of());
           Admin admin =
               Admin.create(
                   Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
