@@ -219,60 +219,10 @@ public record Scenario(
     return nexmark().stream().map(s -> s.stretched(KAFKA_STRETCH)).toList();
   }
 
-  /**
-   * Runs long enough for the Flink autoscaler at its defaults to act and be measured: it waits 5
-   * min for the job to stabilize, then fills a 15 min metric window before its first decision, so
-   * nothing short of 20 min shows it acting. Kafka-fed only, run on their own ({@code --scenarios
-   * fanin-long}).
-   */
-  public static List<Scenario> longRuns() {
-    return List.of(fanInLong(), fanInStepUpLong(), nexmarkQ5Long(), DiurnalScenario.diurnal());
-  }
-
-  /** Nexmark Q5 (keyed sliding-window count) from parallelism 8 for 30 min: oracle 17. */
-  static Scenario nexmarkQ5Long() {
-    Scenario q5 = byName("nexmark-q5");
-    return new Scenario(
-        "nexmark-q5-long",
-        q5.description() + ", for 30 min",
-        q5.job(),
-        q5.phases(),
-        Duration.ofMinutes(30),
-        q5.slotsPerTaskManager());
-  }
-
-  /**
-   * The fan-in step-up with each phase 15 min long (the x2 step at 15 min): long enough for the
-   * Flink autoscaler at its documented example settings (1 min stabilization, 5 min window) to act
-   * twice in each phase.
-   */
-  static Scenario fanInStepUpLong() {
-    Scenario s = fanInStepUp().stretched(900.0 / 70);
-    return new Scenario(
-        "fanin-step-up-long",
-        "fan-in job from parallelism 1; rate x2 at 15 min; 30 min",
-        s.job(),
-        s.phases(),
-        Duration.ofMinutes(30),
-        s.slotsPerTaskManager());
-  }
-
-  /** Fan-in from parallelism 1 at its base rate for 30 min: oracle 3/1/4 throughout. */
-  static Scenario fanInLong() {
-    return new Scenario(
-        "fanin-long",
-        "fan-in job from parallelism 1 at x1 for 30 min: long enough for the Flink autoscaler at"
-            + " its defaults (5 min stabilization, then a 15 min window) to act once and be"
-            + " measured for 10 min",
-        SampleJobs.ordersAndPayments(),
-        List.of(new Phase(0, 1)),
-        Duration.ofMinutes(30));
-  }
-
   /** A scenario of the Kafka-fed suite ({@link #kafkaSuite}) or a long run by name. */
   public static Scenario kafkaByName(String name) {
     List<Scenario> known =
-        java.util.stream.Stream.of(kafkaSuite(), kafkaNexmark(), longRuns())
+        java.util.stream.Stream.of(kafkaSuite(), kafkaNexmark(), LongScenarios.all())
             .flatMap(List::stream)
             .toList();
     return known.stream()
