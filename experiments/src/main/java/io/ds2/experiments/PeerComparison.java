@@ -47,12 +47,12 @@ final class PeerComparison {
     md.append(
         String.format(
             Locale.ROOT,
-            "| %s | %s (%d runs) | %s (%d runs) | |\n|---|---|---|---|\n",
+            "| %s | %s (%s) | %s (%s) | |\n|---|---|---|---|\n",
             ds2.scenario(),
             ds2.controller(),
-            ds2.runs().size(),
+            runs(ds2.runs().size()),
             peer.controller(),
-            peer.runs().size()));
+            runs(peer.runs().size())));
     for (Figure f : FIGURES) {
       double[] a = values(ds2.runs(), f);
       double[] b = values(peer.runs(), f);
@@ -87,6 +87,10 @@ final class PeerComparison {
       return first + " higher";
     }
     return "no difference";
+  }
+
+  private static String runs(int n) {
+    return n == 1 ? "1 run" : n + " runs";
   }
 
   /** The median, and min–max with more than one run. */
