@@ -12,9 +12,10 @@ import java.util.List;
 final class CurrentCodeSection {
   static final String NOTES =
       """
-      Notes (2026-12-04; one run each: nothing is compared; ds2's at bf99465, the paper's
-      policy's at 665b15c — the same ds2 code, the hidden-lag step bounded in capacity since
-      b63cdee): both keep up at the end of both phases; in this pair **the DS2 paper's policy
+      Notes (2026-12-04; one run each: nothing is compared; ds2's at 4bbc1c2 — its recording
+      names bf99465, the same tree before a half-written recording was taken out of that
+      day's commits — the paper's policy's at 665b15c: the same ds2 code, the hidden-lag step
+      bounded in capacity since b63cdee): both keep up at the end of both phases; in this pair **the DS2 paper's policy
       is ahead on every figure** — behind 120 s against 202 s, 0.95 x against 1.06 x the
       oracle at 0.7 (15,443 against 17,183 slot-seconds), lag peak 24,024 against 29,304,
       under-provisioned 232 s against 287 s; 6 rescales each. Where ds2 lost: at 183 s the
