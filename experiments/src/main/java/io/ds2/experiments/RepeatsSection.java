@@ -45,7 +45,8 @@ final class RepeatsSection {
         sized for 0.7 (replayed, these three first steps become 2 -> 4, 2 -> 4, 3 -> 6). A
         live run on it, stopped after 13 min (not kept), went 2 -> 3, 3 -> 6 at 271 s (the
         blind step), then 6 -> 12 at 391 s on the drain's over-read (628/s for 400/s) and 12 ->
-        6 at 784 s: the oversize comes back through the drain, one rescale later.
+        6 at 784 s: the oversize comes back through the drain, one rescale later. A full run
+        on it since: the next section.
       - Before the drain hold (three runs at 38d075e): behind 105-115 s, slot-seconds
         16,482-17,719 (1.02-1.09 x at 0.7), 5-6 rescales: no difference beyond the spread.
       """;
