@@ -2,7 +2,6 @@ package io.ds2.experiments;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.List;
 
 /**
  * The headline scenario run again on the code of the day: ds2 since its last change to what the
@@ -36,11 +35,9 @@ final class CurrentCodeSection {
   private CurrentCodeSection() {}
 
   static void render(StringBuilder md, Path dir) throws IOException {
-    List<SuiteSection.Cell> cells = SuiteSection.stored(dir);
-    if (cells.isEmpty()) {
-      return;
-    }
-    md.append(
+    KafkaDefaultFetchSection.section(
+        md,
+        dir,
         """
         ### The headline on today's code, with the DS2 paper's policy
 
@@ -53,12 +50,7 @@ final class CurrentCodeSection {
         the keyed Join). Columns as in the headline; the runs column says how many there are so
         far.
 
-        """);
-    FlinkDefaultsSection.tables(md, dir, cells);
-    KafkaDefaultFetchSection.comparisons(md, cells);
-    if (!NOTES.isEmpty()) {
-      md.append("\n").append(NOTES).append("\n");
-    }
-    FlinkDefaultsSection.plots(md, dir, cells);
+        """,
+        NOTES);
   }
 }

@@ -86,12 +86,28 @@ final class KafkaDefaultFetchSection {
     }
   }
 
-  static void render(StringBuilder md, Path dir) throws IOException {
+  /**
+   * A section of Kafka-fed runs at Flink's defaults, nothing if {@code dir} holds none: {@code
+   * intro}, the tables, ds2 beside each peer, {@code notes} (if any) and the plots.
+   */
+  static void section(StringBuilder md, Path dir, String intro, String notes) throws IOException {
     List<SuiteSection.Cell> cells = SuiteSection.stored(dir);
     if (cells.isEmpty()) {
       return;
     }
-    md.append(
+    md.append(intro);
+    FlinkDefaultsSection.tables(md, dir, cells);
+    comparisons(md, cells);
+    if (!notes.isEmpty()) {
+      md.append("\n").append(notes).append("\n");
+    }
+    FlinkDefaultsSection.plots(md, dir, cells);
+  }
+
+  static void render(StringBuilder md, Path dir) throws IOException {
+    section(
+        md,
+        dir,
         """
         ## At Kafka's default fetch: a lag that cannot show what arrives
 
@@ -104,10 +120,7 @@ final class KafkaDefaultFetchSection {
         decisions counted from the recording, their compute time not kept). One run each: no
         spread. Columns as in the section below.
 
-        """);
-    FlinkDefaultsSection.tables(md, dir, cells);
-    comparisons(md, cells);
-    md.append("\n").append(NOTES).append("\n");
-    FlinkDefaultsSection.plots(md, dir, cells);
+        """,
+        NOTES);
   }
 }

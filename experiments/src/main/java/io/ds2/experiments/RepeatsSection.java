@@ -2,7 +2,6 @@ package io.ds2.experiments;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.List;
 
 /**
  * The headline runs at Flink's and Kafka's defaults, each controller at target utilization 0.7,
@@ -54,11 +53,9 @@ final class RepeatsSection {
   private RepeatsSection() {}
 
   static void render(StringBuilder md, Path dir) throws IOException {
-    List<SuiteSection.Cell> cells = SuiteSection.stored(dir);
-    if (cells.isEmpty()) {
-      return;
-    }
-    md.append(
+    KafkaDefaultFetchSection.section(
+        md,
+        dir,
         """
         ## Headline: at Flink's and Kafka's defaults, ds2 and the Flink autoscaler at 0.7, three runs each
 
@@ -76,10 +73,7 @@ final class RepeatsSection {
         *slot-s / oracle* is against the 98 %-busy oracle, and in brackets against the oracle
         at the controller's own target (the fewest slots keeping every subtask below 0.7).
 
-        """);
-    FlinkDefaultsSection.tables(md, dir, cells);
-    KafkaDefaultFetchSection.comparisons(md, cells);
-    md.append("\n").append(NOTES).append("\n");
-    FlinkDefaultsSection.plots(md, dir, cells);
+        """,
+        NOTES);
   }
 }

@@ -14,6 +14,9 @@ import java.util.List;
  * Kafka-fed only, run on their own ({@code --scenarios fanin-long}).
  */
 public final class LongScenarios {
+  private static final Duration FIFTEEN_MIN = Duration.ofMinutes(15);
+  private static final Duration THIRTY_MIN = Duration.ofMinutes(30);
+
   private LongScenarios() {}
 
   /** Every long run, the 15-minute Nexmark queries included. */
@@ -37,28 +40,14 @@ public final class LongScenarios {
    */
   public static List<Scenario> nexmark15m() {
     return Scenario.nexmark().stream()
-        .map(
-            q ->
-                new Scenario(
-                    q.name() + "-15m",
-                    q.description() + ", for 15 min",
-                    q.job(),
-                    q.phases(),
-                    Duration.ofMinutes(15),
-                    q.slotsPerTaskManager()))
+        .map(q -> q.lasting(q.name() + "-15m", q.description() + ", for 15 min", FIFTEEN_MIN))
         .toList();
   }
 
   /** Nexmark Q5 (keyed sliding-window count) from parallelism 8 for 30 min: oracle 17. */
   static Scenario nexmarkQ5Long() {
     Scenario q5 = Scenario.byName("nexmark-q5");
-    return new Scenario(
-        "nexmark-q5-long",
-        q5.description() + ", for 30 min",
-        q5.job(),
-        q5.phases(),
-        Duration.ofMinutes(30),
-        q5.slotsPerTaskManager());
+    return q5.lasting("nexmark-q5-long", q5.description() + ", for 30 min", THIRTY_MIN);
   }
 
   /**
@@ -67,14 +56,12 @@ public final class LongScenarios {
    * twice in each phase.
    */
   static Scenario fanInStepUpLong() {
-    Scenario s = Scenario.fanInStepUp().stretched(900.0 / 70);
-    return new Scenario(
-        "fanin-step-up-long",
-        "fan-in job from parallelism 1; rate x2 at 15 min; 30 min",
-        s.job(),
-        s.phases(),
-        Duration.ofMinutes(30),
-        s.slotsPerTaskManager());
+    return Scenario.fanInStepUp()
+        .stretched(900.0 / 70)
+        .lasting(
+            "fanin-step-up-long",
+            "fan-in job from parallelism 1; rate x2 at 15 min; 30 min",
+            THIRTY_MIN);
   }
 
   /** Fan-in from parallelism 1 at its base rate for 30 min: oracle 3/1/4 throughout. */
@@ -86,6 +73,6 @@ public final class LongScenarios {
             + " measured for 10 min",
         SampleJobs.ordersAndPayments(),
         List.of(new Phase(0, 1)),
-        Duration.ofMinutes(30));
+        THIRTY_MIN);
   }
 }

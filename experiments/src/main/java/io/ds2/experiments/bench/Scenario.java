@@ -237,6 +237,11 @@ public record Scenario(
                         + known.stream().map(Scenario::name).toList()));
   }
 
+  /** This scenario's job, phases and slots under another name, run for {@code length}. */
+  Scenario lasting(String newName, String newDescription, Duration newLength) {
+    return new Scenario(newName, newDescription, job, phases, newLength, slotsPerTaskManager);
+  }
+
   /** This scenario with every phase's start, every ramp and the length {@code k} times longer. */
   Scenario stretched(double k) {
     return new Scenario(
