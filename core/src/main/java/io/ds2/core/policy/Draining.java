@@ -56,16 +56,21 @@ final class Draining {
         return Optional.empty();
       }
       Optional<VertexObservation> obs = estimate.window().vertex(d.vertexId());
-      double growth = d.backlogGrowthRate().orElse(0);
+      // The surplus by the arrival the estimate sizes for, not by this window's own lag slope:
+      // a blind lag's sawtooth can fall steeply within one window while the arrival fitted over
+      // the last windows shows no surplus (recorded: the lag falling 62.3/s for 20 s, 278.5/s
+      // fitted as arriving against 295.9/s read, 400/s arriving: a source falling behind).
+      double surplus = d.observedRate() - d.targetRate();
       if (draining != null
           || obs.isEmpty()
           || obs.get().backlog().isEmpty()
-          || -growth < MIN_SURPLUS * d.observedRate()
+          || surplus < MIN_SURPLUS * d.observedRate()
+          || d.backlogGrowthRate().orElse(0) >= 0
           || !DemandEstimator.neverWaited(obs.get())) {
         continue;
       }
       double left = Math.max(0, obs.get().backlog().get().pendingAtEnd());
-      if (left / -growth <= window) {
+      if (left / surplus <= window) {
         draining =
             String.format(
                 Locale.ROOT,
@@ -77,7 +82,7 @@ final class Draining {
                 d.observedRate(),
                 d.targetRate(),
                 left,
-                left / -growth);
+                left / surplus);
       }
     }
     return Optional.ofNullable(draining);
