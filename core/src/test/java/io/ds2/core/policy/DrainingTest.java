@@ -73,6 +73,14 @@ class DrainingTest {
     return new Window(obs, e);
   }
 
+  /** Where a fresh policy rescales the source at {@code p}, reading {@code read}/s, all busy. */
+  private int sourceRescaledTo(int p, double read, Backlog lag) {
+    ScalingPolicy policy = policy();
+    now = now.plus(Duration.ofSeconds(30));
+    Decision d = policy.decide(GRAPH, estimate(policy, p, read, 1.0, lag).estimate(), now);
+    return assertInstanceOf(Action.Rescale.class, d.action()).parallelism().get("s");
+  }
+
   private static OptionalDouble none() {
     return OptionalDouble.empty();
   }
@@ -108,12 +116,7 @@ class DrainingTest {
   void aSourceReadingAboutWhatItsLagShowsArrivingIsNoDrain() {
     // Recorded at Kafka's default fetch: at 1, 148/s read, the lag showing 140.4/s arriving (400/s
     // did): a blind gauge, not a drain. 140.4 / 148 / 0.7 asks for 2, and 2 it gets.
-    ScalingPolicy policy = policy();
-    now = now.plus(Duration.ofSeconds(30));
-    Backlog lag = new Backlog(92, -7.6, 140.4, 30, 30, none(), none());
-    Estimate e = estimate(policy, 1, 148, 1.0, lag).estimate();
-    Decision d = policy.decide(GRAPH, e, now);
-    assertEquals(2, assertInstanceOf(Action.Rescale.class, d.action()).parallelism().get("s"));
+    assertEquals(2, sourceRescaledTo(1, 148, new Backlog(92, -7.6, 140.4, 30, 30, none(), none())));
   }
 
   @Test
@@ -122,12 +125,8 @@ class DrainingTest {
     // the blind lag falling 62.3/s within the window, 278.5/s fitted as arriving over the last two
     // windows (400/s did): the source falls behind; held, the scale-up came a window later.
     // 278.5 / 148 / 0.7 = 2.69 -> 3.
-    ScalingPolicy policy = policy();
-    now = now.plus(Duration.ofSeconds(30));
-    Backlog lag = new Backlog(1375, -62.3, 278.5, 30, 30, none(), none());
-    Estimate e = estimate(policy, 2, 295.9, 1.0, lag).estimate();
-    Decision d = policy.decide(GRAPH, e, now);
-    assertEquals(3, assertInstanceOf(Action.Rescale.class, d.action()).parallelism().get("s"));
+    assertEquals(
+        3, sourceRescaledTo(2, 295.9, new Backlog(1375, -62.3, 278.5, 30, 30, none(), none())));
   }
 
   @Test
