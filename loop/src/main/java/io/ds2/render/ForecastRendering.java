@@ -32,10 +32,11 @@ public final class ForecastRendering {
                 e ->
                     String.format(
                         Locale.ROOT,
-                        "%s up to %.1f/s (now %.1f/s)",
+                        "%s up to %.1f/s (now %.1f/s%s)",
                         e.getKey(),
                         e.getValue(),
-                        a.measured().getOrDefault(e.getKey(), 0.0)))
+                        a.measured().getOrDefault(e.getKey(), 0.0),
+                        a.weekly().contains(e.getKey()) ? "; by its weekly pattern" : ""))
             .collect(Collectors.joining(", "));
     String head =
         String.format(
@@ -78,7 +79,8 @@ public final class ForecastRendering {
                     .putObject(name)
                     .put("measured", a.measured().getOrDefault(name, 0.0))
                     .put("peak", peak)
-                    .put("holdPeak", a.holdPeak().getOrDefault(name, peak)));
+                    .put("holdPeak", a.holdPeak().getOrDefault(name, peak))
+                    .put("season", a.weekly().contains(name) ? "weekly" : "daily"));
     root.put("acted", f.acted());
     ObjectNode need = root.putObject("wouldNeed");
     f.wouldNeed().forEach((id, p) -> need.put(name(graph, id), p));

@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The operator's metrics keep only the jobs it manages: a forgotten job leaves no series. */
@@ -88,7 +89,8 @@ class OperatorMetricsTest {
                 Map.of("Source: In", 450.0),
                 Duration.ofSeconds(390),
                 Map.of("Source: In", 450.0),
-                0.06),
+                0.06,
+                Set.of()),
             Map.of("s", 1, "p", 4),
             Map.of("p", 6),
             false));

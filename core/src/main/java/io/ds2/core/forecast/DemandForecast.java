@@ -14,16 +14,19 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * One job's demand forecast: learns each source's measured arrival rate (by vertex name, so it
  * survives a changed graph), and says what it will be over the lead time — how long a rescale takes
  * to pay off: the job's own recent rescale time (from request to running), the warm-up and a
  * window. The fit is redone once per history step, not per decision, and its smoothing weights
- * chosen once per period ({@link KeptWeights}). Pure: time is given.
+ * chosen once a day ({@link KeptWeights}); a weekly season is tried once two weeks are kept ({@link
+ * SeasonalForecaster}). Pure: time is given.
  */
 public final class DemandForecast {
   // Rescales remembered for the lead time (the longest of them counts).
@@ -39,7 +42,7 @@ public final class DemandForecast {
   // The last fit, per source, and the history step it was made at.
   private final Map<String, SeasonalForecaster.Result> fits = new LinkedHashMap<>();
   private Instant fittedAt;
-  // Per source, the smoothing weights chosen once a period (not at every step).
+  // Per source, the smoothing weights chosen once a day (not at every step).
   private final Map<String, KeptWeights> weights = new LinkedHashMap<>();
 
   public DemandForecast(Ds2Options options) {
@@ -155,6 +158,7 @@ public final class DemandForecast {
     Map<String, Double> current = new LinkedHashMap<>();
     Map<String, Double> peak = new LinkedHashMap<>();
     Map<String, Double> holdPeak = new LinkedHashMap<>();
+    Set<String> weekly = new HashSet<>();
     double error = 0;
     for (Vertex v : graph.sources()) {
       SourceDemand d = measured.demands().get(v.id());
@@ -170,7 +174,11 @@ public final class DemandForecast {
                       history.series(n, now),
                       settings.periodSteps(),
                       weights.computeIfAbsent(
-                          n, k -> new KeptWeights(KeptWeights.offsetOf(k, settings.periodSteps()))),
+                          n,
+                          k ->
+                              new KeptWeights(
+                                  settings.periodSteps(),
+                                  KeptWeights.offsetOf(k, settings.periodSteps()))),
                       index));
       if (r instanceof SeasonalForecaster.NoForecast none) {
         return new Outlook.None(none.reason(), v.name(), none.message());
@@ -178,6 +186,9 @@ public final class DemandForecast {
       SeasonalForecaster.Forecast f = (SeasonalForecaster.Forecast) r;
       current.put(v.name(), d.currentRate());
       peak.put(v.name(), f.peak(steps));
+      if (f.season() == SeasonalForecaster.Season.WEEKLY) {
+        weekly.add(v.name());
+      }
       holdPeak.put(v.name(), f.peak(holdSteps));
       error = Math.max(error, Math.max(f.holdoutError(), f.recentError()));
     }
@@ -185,7 +196,7 @@ public final class DemandForecast {
       return new Outlook.None(
           SeasonalForecaster.Reason.NOT_ENOUGH_HISTORY, "", "no source demand measured");
     }
-    return new Outlook.Ahead(lead, current, peak, hold, holdPeak, error);
+    return new Outlook.Ahead(lead, current, peak, hold, holdPeak, error, weekly);
   }
 
   /** The history steps from the one {@code now} is in to {@code ahead} after it, at least one. */

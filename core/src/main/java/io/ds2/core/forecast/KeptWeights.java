@@ -1,11 +1,12 @@
 package io.ds2.core.forecast;
 
 /**
- * One series' Holt-Winters smoothing weights, chosen once a period and reused at every step in
+ * One series' Holt-Winters smoothing weights, chosen once a day and reused at every step in
  * between: choosing them searches thousands of passes over two weeks of steps (16 ms a source
  * measured, 1.6 s for 100 sources on one decision), running the model with them is one pass. The
  * first choice of each series is staggered by an offset of its own, so that the sources of a job
- * are not all chosen anew at the same step a period later.
+ * are not all chosen anew at the same step a day later. Weights are kept per fit and per season
+ * (daily, and weekly once two weeks are seen).
  */
 final class KeptWeights {
   /**
@@ -18,14 +19,17 @@ final class KeptWeights {
     FULL
   }
 
-  private final double[][] weights = new double[Role.values().length][];
-  private final long[] chosenAt = new long[Role.values().length];
+  private final int day;
+  private final double[][] weights = new double[2 * Role.values().length][];
+  private final long[] chosenAt = new long[2 * Role.values().length];
   private final int offset;
 
   /**
-   * @param offset steps by which the first choice counts as older than it is, in [0, period)
+   * @param day steps in a day (the daily season)
+   * @param offset steps by which the first choice counts as older than it is, in [0, day)
    */
-  KeptWeights(int offset) {
+  KeptWeights(int day, int offset) {
+    this.day = day;
     this.offset = offset;
   }
 
@@ -35,21 +39,24 @@ final class KeptWeights {
   }
 
   /**
-   * Series shorter than this many periods are fitted afresh at every step, their weights not kept:
-   * chosen on a period and a step or two (the first forecast's held-out fit), weights say little
-   * and move with every step (measured: a 20-step day's first choice, kept, forecast the held-out
-   * day 16 % off where weights chosen a few steps later did 9.5 %), and fitting so short a series
-   * costs a seventh of a two-week one.
+   * Series with less than this many days of one-step errors after their season's first period are
+   * fitted afresh at every step, their weights not kept: chosen on a period and a step or two (the
+   * first forecast's held-out fit), weights say little and move with every step (measured: a
+   * 20-step day's first choice, kept, forecast the held-out day 16 % off where weights chosen a few
+   * steps later did 9.5 %), and fitting so short a series costs a seventh of a two-week one.
    */
-  static final int KEPT_FROM_PERIODS = 2;
+  static final int KEPT_FROM_DAYS = 1;
 
-  /** The model of {@code y} for {@code role} at step {@code step}: with kept weights, or fitted. */
+  /**
+   * The model of {@code y} with a season of {@code period} steps (a day or a week) for {@code role}
+   * at step {@code step}: with kept weights, or fitted.
+   */
   HoltWinters fit(Role role, double[] y, int period, long step) {
-    if (y.length < KEPT_FROM_PERIODS * period) {
+    if (y.length < period + KEPT_FROM_DAYS * day) {
       return HoltWinters.fit(y, period);
     }
-    int r = role.ordinal();
-    if (weights[r] != null && step - chosenAt[r] < period && step >= chosenAt[r]) {
+    int r = role.ordinal() + (period > day ? Role.values().length : 0);
+    if (weights[r] != null && step - chosenAt[r] < day && step >= chosenAt[r]) {
       return HoltWinters.withWeights(y, period, weights[r]);
     }
     HoltWinters model = HoltWinters.fit(y, period);

@@ -2,6 +2,7 @@ package io.ds2.core.forecast;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 
 /** What the forecast says at a decision: the sources' demand over the lead time, or why none. */
 public sealed interface Outlook {
@@ -12,6 +13,7 @@ public sealed interface Outlook {
    * @param hold how far ahead a scale-down must hold: the lead time and the scale-down delay
    * @param holdPeak each source's highest forecast arrival rate within {@code hold}, by vertex name
    * @param error the larger of its errors over the held-out period and the latest steps
+   * @param weekly the sources forecast by their weekly pattern (the others by their daily one)
    */
   record Ahead(
       Duration lead,
@@ -19,12 +21,14 @@ public sealed interface Outlook {
       Map<String, Double> peak,
       Duration hold,
       Map<String, Double> holdPeak,
-      double error)
+      double error,
+      Set<String> weekly)
       implements Outlook {
     public Ahead {
       measured = Map.copyOf(measured);
       peak = Map.copyOf(peak);
       holdPeak = Map.copyOf(holdPeak);
+      weekly = Set.copyOf(weekly);
     }
   }
 

@@ -9,7 +9,9 @@ import java.util.Locale;
  * held out before the most recent steps (fitted on what came before, forecast a period ahead: no
  * pattern, no forecast), and over the most recent steps (fitted on all but them: a pattern broken
  * today, a holiday, shows there). Either above the allowed error, or less than a period to learn
- * from before the holdout: no forecast, and why.
+ * from before the holdout: no forecast, and why. Once two weeks are seen, a model with a weekly
+ * season (weekdays unlike weekends) is fitted too, and followed where it would have forecast the
+ * held-out day better than the daily one.
  *
  * <p>Errors are weighted absolute percentage errors, sum |forecast - actual| / sum actual: a
  * relative error that stays defined at zero demand.
@@ -25,6 +27,17 @@ public final class SeasonalForecaster {
     PATTERN_BROKEN
   }
 
+  /** The season a forecast follows. */
+  public enum Season {
+    /** A period of the configured length (a day). */
+    DAILY,
+    /** Seven periods: a week, once two weeks are seen. */
+    WEEKLY
+  }
+
+  /** Periods in the weekly season. */
+  static final int PERIODS_A_WEEK = 7;
+
   /** What the forecaster says. */
   public sealed interface Result {}
 
@@ -32,8 +45,9 @@ public final class SeasonalForecaster {
    * @param ahead the forecast for each of the next steps (index 0: the step after the last)
    * @param holdoutError its error over the held-out last period
    * @param recentError its error over the most recent steps
+   * @param season the season it follows
    */
-  public record Forecast(double[] ahead, double holdoutError, double recentError)
+  public record Forecast(double[] ahead, double holdoutError, double recentError, Season season)
       implements Result {
     /** The highest forecast over the next {@code steps} steps. */
     public double peak(int steps) {
@@ -116,8 +130,22 @@ public final class SeasonalForecaster {
     // The held-out period ends where the recent steps begin: a model that fails there has no
     // pattern to go on; one that holds there but fails lately faces a pattern broken today.
     int tested = n - recent - period;
+    double[] learnt = head(y, tested);
+    Season season = Season.DAILY;
     double holdout =
-        error(fit(kept, KeptWeights.Role.HOLDOUT, head(y, tested), step), y, tested, period);
+        error(fit(kept, season, KeptWeights.Role.HOLDOUT, learnt, step), y, tested, period);
+    // Two weeks seen: the weekly season has a week to start from and another to learn on. It is
+    // followed only where it would have forecast the same held-out day better: a day unlike the
+    // one before it (a Saturday after a Friday) the daily season cannot know.
+    if (n >= 2 * PERIODS_A_WEEK * period) {
+      double weekly =
+          error(
+              fit(kept, Season.WEEKLY, KeptWeights.Role.HOLDOUT, learnt, step), y, tested, period);
+      if (weekly < holdout) {
+        season = Season.WEEKLY;
+        holdout = weekly;
+      }
+    }
     if (holdout > maxError) {
       return new NoForecast(
           Reason.HOLDOUT_ERROR,
@@ -128,7 +156,11 @@ public final class SeasonalForecaster {
               100 * maxError));
     }
     double lately =
-        error(fit(kept, KeptWeights.Role.RECENT, head(y, n - recent), step), y, n - recent, recent);
+        error(
+            fit(kept, season, KeptWeights.Role.RECENT, head(y, n - recent), step),
+            y,
+            n - recent,
+            recent);
     if (lately > maxError) {
       return new NoForecast(
           Reason.PATTERN_BROKEN,
@@ -140,16 +172,18 @@ public final class SeasonalForecaster {
               100 * lately,
               100 * maxError));
     }
-    HoltWinters model = fit(kept, KeptWeights.Role.FULL, y, step);
+    HoltWinters model = fit(kept, season, KeptWeights.Role.FULL, y, step);
     double[] ahead = new double[horizon];
     for (int h = 1; h <= horizon; h++) {
       ahead[h - 1] = Math.max(0, model.forecast(h));
     }
-    return new Forecast(ahead, holdout, lately);
+    return new Forecast(ahead, holdout, lately, season);
   }
 
-  private HoltWinters fit(KeptWeights kept, KeptWeights.Role role, double[] y, long step) {
-    return kept == null ? HoltWinters.fit(y, period) : kept.fit(role, y, period, step);
+  private HoltWinters fit(
+      KeptWeights kept, Season season, KeptWeights.Role role, double[] y, long step) {
+    int steps = season == Season.WEEKLY ? PERIODS_A_WEEK * period : period;
+    return kept == null ? HoltWinters.fit(y, steps) : kept.fit(role, y, steps, step);
   }
 
   /** Weighted absolute percentage error of {@code model}'s forecasts for y[from, from + steps). */

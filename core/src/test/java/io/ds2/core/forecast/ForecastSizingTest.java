@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** What the forecast may do to a measured estimate: raise it, hold a scale-down, never lower. */
@@ -33,7 +34,8 @@ class ForecastSizingTest {
           Map.of("Source: Orders", 210.0),
           Duration.ofSeconds(370),
           Map.of("Source: Orders", 400.0),
-          0.1);
+          0.1,
+          Set.of());
 
   private static VertexEstimate vertex(String id, int current, int recommended) {
     return new VertexEstimate(

@@ -26,7 +26,7 @@ class KeptWeightsTest {
 
   @Test
   void weightsAreKeptForAPeriodThenChosenAnew() {
-    KeptWeights kept = new KeptWeights(0);
+    KeptWeights kept = new KeptWeights(PERIOD, 0);
     double[] y = days(6 * PERIOD);
     double[] chosen = kept.fit(KeptWeights.Role.FULL, y, PERIOD, 0).weights();
     assertArrayEquals(HoltWinters.fit(y, PERIOD).weights(), chosen, 0);
@@ -48,7 +48,7 @@ class KeptWeightsTest {
 
   @Test
   void aSeriesOfUnderTwoPeriodsIsFittedAfreshAtEveryStep() {
-    KeptWeights kept = new KeptWeights(0);
+    KeptWeights kept = new KeptWeights(PERIOD, 0);
     for (int n = PERIOD + 1; n < 2 * PERIOD; n += 7) {
       double[] y = days(n);
       assertArrayEquals(
@@ -65,7 +65,7 @@ class KeptWeightsTest {
   @Test
   void theFirstChoiceOfEachSeriesIsStaggeredByItsOffset() {
     // Offset 10: chosen at step 0 as if at step -10, so chosen anew at step PERIOD - 10.
-    KeptWeights kept = new KeptWeights(10);
+    KeptWeights kept = new KeptWeights(PERIOD, 10);
     kept.fit(KeptWeights.Role.FULL, days(6 * PERIOD), PERIOD, 0);
     double[] before = days(6 * PERIOD + PERIOD - 11);
     double[] at = days(6 * PERIOD + PERIOD - 10);

@@ -46,6 +46,61 @@ class SeasonalForecasterTest {
     assertEquals(daily(history.length + DAY / 2, 0.2), f.peak(DAY), 120);
   }
 
+  /**
+   * A week of {@link #daily} days whose weekends (days 0 and 6 of each week) peak at a quarter of a
+   * weekday's rise.
+   */
+  private static double weekly(int t) {
+    int day = t / DAY % 7;
+    double phase = (t % DAY) / (double) DAY;
+    double rise = Math.max(0, Math.sin(Math.PI * (phase - 0.25) / 0.6));
+    return 200 + (day == 0 || day == 6 ? 200 : 800) * rise;
+  }
+
+  private static double[] weeklyFrom(int firstDay, int steps, long seed) {
+    Random r = new Random(seed);
+    double[] y = new double[steps];
+    for (int t = 0; t < steps; t++) {
+      y[t] = weekly(firstDay * DAY + t) * (1 + 0.03 * r.nextGaussian());
+    }
+    return y;
+  }
+
+  @Test
+  void aWeeklyPatternIsFollowedOnceTwoWeeksAreSeen() {
+    // Two weeks, held out the last day but 12 steps: day 13, a Saturday after five weekdays; now
+    // early on a Sunday. The daily season alone, with a day less to learn from, would forecast
+    // that Saturday as a weekday: no forecast.
+    int recent = DAY / 8;
+    var daily =
+        assertInstanceOf(
+            SeasonalForecaster.NoForecast.class,
+            forecaster.forecast(weeklyFrom(1, 13 * DAY + recent, 6), DAY));
+    assertEquals(SeasonalForecaster.Reason.HOLDOUT_ERROR, daily.reason(), daily.message());
+    double[] twoWeeks = weeklyFrom(0, 14 * DAY + recent, 6);
+    var f = assertInstanceOf(SeasonalForecaster.Forecast.class, forecaster.forecast(twoWeeks, DAY));
+    assertEquals(SeasonalForecaster.Season.WEEKLY, f.season());
+    assertTrue(f.holdoutError() < 0.06, "holdout error " + f.holdoutError());
+    // The rest of the Sunday, a weekend day, is forecast as one: its peak near a weekend's noon.
+    double err = 0;
+    double sum = 0;
+    for (int h = 0; h < DAY - recent; h++) {
+      double truth = weekly(twoWeeks.length + h);
+      err += Math.abs(f.ahead()[h] - truth);
+      sum += truth;
+    }
+    assertTrue(err / sum < 0.08, "the Sunday off by " + err / sum);
+    assertEquals(weekly(14 * DAY + DAY / 2), f.peak(DAY - recent), 60);
+  }
+
+  @Test
+  void aDailyPatternStaysDailyWithTwoWeeksSeen() {
+    var f =
+        assertInstanceOf(
+            SeasonalForecaster.Forecast.class, forecaster.forecast(days(14, 0.03, 0, 7), DAY));
+    assertEquals(SeasonalForecaster.Season.DAILY, f.season());
+  }
+
   @Test
   void noForecastBeforeAPeriodToLearnAndAPeriodToTest() {
     var none =

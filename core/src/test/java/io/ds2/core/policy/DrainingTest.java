@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -160,7 +161,8 @@ class DrainingTest {
                 Map.of("Source: Orders", 1000.0),
                 Duration.ofSeconds(390),
                 Map.of("Source: Orders", 1000.0),
-                0.05));
+                0.05,
+                Set.of()));
     now = now.plus(Duration.ofSeconds(30));
     Decision d = policy.decide(GRAPH, raised, now);
     assertEquals(10, assertInstanceOf(Action.Rescale.class, d.action()).parallelism().get("s"));

@@ -18,9 +18,10 @@ import java.util.Map;
  * weeks of history for every source): per decision, learning the window's demand, the outlook from
  * the fits made at the current step and, since the forecast here says a rise is ahead, the second
  * DS2 estimate at the forecast demand (as {@code JobScaler} does); once per history step, running
- * every source's Holt-Winters model over its history again with the weights it keeps (the first
- * decision of a step pays it); and choosing every source's weights, which a forecast does at its
- * first decision (a start, a new leader) and then once a period per source, staggered.
+ * every source's Holt-Winters models (daily and, with two weeks kept, weekly) over its history
+ * again with the weights they keep (the first decision of a step pays it); and choosing every
+ * source's weights, which a forecast does at its first decision (a start, a new leader) and then
+ * once a day per source, staggered.
  */
 final class ForecastDecisionTime {
   private static final Duration BUCKET = Duration.ofMinutes(5);
