@@ -2,13 +2,14 @@ package io.ds2.core.forecast;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /**
- * Weights chosen once a period: between choices the model runs with them over the grown series, and
+ * Weights chosen once a day: between choices the model runs with them over the grown series, and
  * forecasts as a model whose weights were chosen on it would, to within a percent on a daily
  * pattern.
  */
@@ -47,7 +48,7 @@ class KeptWeightsTest {
   }
 
   @Test
-  void aSeriesOfUnderTwoPeriodsIsFittedAfreshAtEveryStep() {
+  void aSeriesOfUnderTwoDaysIsFittedAfreshAtEveryStep() {
     KeptWeights kept = new KeptWeights(PERIOD, 0);
     for (int n = PERIOD + 1; n < 2 * PERIOD; n += 7) {
       double[] y = days(n);
@@ -60,6 +61,31 @@ class KeptWeightsTest {
     double[] chosen = kept.fit(KeptWeights.Role.HOLDOUT, days(2 * PERIOD), PERIOD, 0).weights();
     assertArrayEquals(
         chosen, kept.fit(KeptWeights.Role.HOLDOUT, days(2 * PERIOD + 5), PERIOD, 5).weights(), 0);
+  }
+
+  @Test
+  void aWeeklySeasonKeepsWeightsOfItsOwnFromAWeekAndADay() {
+    KeptWeights kept = new KeptWeights(PERIOD, 0);
+    int week = 7 * PERIOD;
+    double[] y = days(2 * week);
+    double[] daily = kept.fit(KeptWeights.Role.FULL, y, PERIOD, 0).weights();
+    double[] weekly = kept.fit(KeptWeights.Role.FULL, y, week, 0).weights();
+    assertArrayEquals(HoltWinters.fit(y, week).weights(), weekly, 0);
+    // Each season runs on with its own weights until a day has passed.
+    double[] grown = days(2 * week + 5);
+    assertArrayEquals(daily, kept.fit(KeptWeights.Role.FULL, grown, PERIOD, 5).weights(), 0);
+    assertArrayEquals(weekly, kept.fit(KeptWeights.Role.FULL, grown, week, 5).weights(), 0);
+    // Under a week and a day, a weekly fit is chosen afresh at every step, whatever was kept.
+    double[] held = kept.fit(KeptWeights.Role.HOLDOUT, y, week, 0).weights();
+    double[] shorter = days(week + PERIOD - 1);
+    for (int k = 0; k < shorter.length; k++) {
+      shorter[k] += 40 * Math.sin(k * 0.37); // another series: weights of its own
+    }
+    assertFalse(Arrays.equals(held, HoltWinters.fit(shorter, week).weights()));
+    assertArrayEquals(
+        HoltWinters.fit(shorter, week).weights(),
+        kept.fit(KeptWeights.Role.HOLDOUT, shorter, week, 6).weights(),
+        0);
   }
 
   @Test
