@@ -15,6 +15,7 @@ import io.ds2.core.policy.ScalingPolicy;
 import io.ds2.core.scaler.JobScaler;
 import io.ds2.core.scaler.JobTopology;
 import io.ds2.core.scaler.Mode;
+import io.ds2.core.scaler.RescaleOutcome;
 import io.ds2.core.scaler.ScalerEvent;
 import io.ds2.core.scaler.StateStore;
 import io.ds2.testkit.FakeJob;
@@ -67,6 +68,8 @@ class ForecastLoopTest {
     // Seconds of day 4 during which Work ran below what the demand of that second needed.
     double underOnLastDay;
     int rescales;
+    // Each applied rescale's time from its request to running.
+    final List<Duration> runningAfter = new ArrayList<>();
 
     Run(String forecast, int days, DoubleUnaryOperator demand) throws Exception {
       this(forecast, days, demand, days, StateStore.inMemory(), null);
@@ -127,6 +130,9 @@ class ForecastLoopTest {
               }
             } else if (e instanceof ScalerEvent.Forecasted f) {
               forecasts.add(f);
+            } else if (e instanceof ScalerEvent.Rescaled r
+                && r.outcome() instanceof RescaleOutcome.Applied a) {
+              runningAfter.add(a.took());
             }
           },
           d -> {
@@ -197,6 +203,25 @@ class ForecastLoopTest {
   private static double dipping(double t) {
     double m = (t % DAY_S) / 60;
     return m >= 10 && m < 11 ? 100 : daily(t);
+  }
+
+  @Test
+  void theLeadTimeCountsARescaleUntilTheJobCaughtUp() throws Exception {
+    Run predictive = new Run("act", 4, ForecastLoopTest::daily);
+    Duration running = predictive.runningAfter.stream().max(Duration::compareTo).orElseThrow();
+    Duration lead =
+        predictive.forecasts.stream()
+            .map(ScalerEvent.Forecasted::outlook)
+            .filter(o -> o instanceof Outlook.Ahead)
+            .map(o -> ((Outlook.Ahead) o).lead())
+            .max(Duration::compareTo)
+            .orElseThrow();
+    // Request to running is 2 s; caught up (the sources read the downtime's records, then waited
+    // for records between two 1 s polls) a few seconds later. The lead adds the warm-up (5 s) and
+    // a window (10 s).
+    Duration floor = running.plusSeconds(15);
+    assertTrue(lead.compareTo(floor) > 0, lead + " after " + running + " to running");
+    assertTrue(lead.compareTo(floor.plusSeconds(5)) <= 0, lead.toString());
   }
 
   @Test

@@ -23,10 +23,10 @@ import java.util.Set;
 /**
  * One job's demand forecast: learns each source's measured arrival rate (by vertex name, so it
  * survives a changed graph), and says what it will be over the lead time — how long a rescale takes
- * to pay off: the job's own recent rescale time (from request to running), the warm-up and a
- * window. The fit is redone once per history step, not per decision, and its smoothing weights
- * chosen once a day ({@link KeptWeights}); a weekly season is tried once two weeks are kept ({@link
- * SeasonalForecaster}). Pure: time is given.
+ * to pay off: the job's own recent rescale time (from request to caught up with what arrived
+ * meanwhile), the warm-up and a window. The fit is redone once per history step, not per decision,
+ * and its smoothing weights chosen once a day ({@link KeptWeights}); a weekly season is tried once
+ * two weeks are kept ({@link SeasonalForecaster}). Pure: time is given.
  */
 public final class DemandForecast {
   // Rescales remembered for the lead time (the longest of them counts).
@@ -73,7 +73,10 @@ public final class DemandForecast {
     }
   }
 
-  /** A rescale applied in {@code took} (request to running): the lead time follows it. */
+  /**
+   * A rescale that took {@code took}, from its request to the job caught up with what arrived
+   * meanwhile (to running where that was not measured): the lead time follows it.
+   */
   public void rescaleTook(Duration took) {
     if (rescales.size() == RESCALES) {
       rescales.removeFirst();

@@ -48,6 +48,8 @@ public final class JobScaler {
   private JobGraph checked;
   // The demand forecast, unless it is off.
   private final DemandForecast forecast;
+  // With a forecast: the last rescale, watched until the job caught up with what arrived meanwhile.
+  private CatchUp catchUp;
 
   /**
    * @param rescalePoll how often a rescale in flight is observed (the actuator's {@link
@@ -148,6 +150,13 @@ public final class JobScaler {
       String why = "job became " + s.sample().jobState() + " while collecting metrics";
       return new Step(List.of(), new ScalerAction.Stop(now, why), false);
     }
+    if (catchUp != null && catchUp.isApplied()) {
+      Optional<Duration> took = catchUp.take(s.sample(), now);
+      if (took.isPresent()) {
+        forecast.rescaleTook(took.get());
+        catchUp = null;
+      }
+    }
     if (probation != null) {
       Optional<String> rollBack =
           probation.over(now) ? Optional.empty() : probation.take(s.sample());
@@ -196,6 +205,12 @@ public final class JobScaler {
     events.add(new ScalerEvent.Decided(decision, mode));
     if (decision.action() instanceof Action.Rescale r && mode == Mode.ACT) {
       beforeRescale = parallelismOf(s);
+      if (forecast != null) {
+        if (catchUp != null && catchUp.isApplied()) {
+          forecast.rescaleTook(catchUp.soFar(now)); // not caught up yet: at least this long
+        }
+        catchUp = CatchUp.of(estimate, now).orElse(null);
+      }
       rescale =
           new RescaleRun(r.parallelism(), now, policy.options().rescaleTimeout(), rescalePoll);
       return new Step(events, rescale.request(), true);
@@ -257,6 +272,7 @@ public final class JobScaler {
   private Step rollBack(String why, Instant now) {
     Map<String, Integer> before = probation.before();
     probation = null;
+    catchUp = null; // a rescale taken back says nothing of how long one takes
     rollingBack = true;
     beforeRescale = Map.of();
     rescale = new RescaleRun(before, now, policy.options().rescaleTimeout(), rescalePoll);
@@ -282,7 +298,10 @@ public final class JobScaler {
       rollingBack = false;
       policy.rescaleNotApplied(now);
     } else if (outcome instanceof RescaleOutcome.Applied a) {
-      if (forecast != null) {
+      if (catchUp != null) {
+        catchUp.applied(
+            a.took(), a.downtime(), requestedAt.plus(policy.options().rescaleTimeout()));
+      } else if (forecast != null) {
         forecast.rescaleTook(a.took());
       }
       if (!beforeRescale.isEmpty()) {
@@ -294,6 +313,7 @@ public final class JobScaler {
       }
       policy.rescaleApplied();
     } else if (outcome instanceof RescaleOutcome.Unsupported u) {
+      catchUp = null;
       mode = Mode.ADVISOR;
       events.add(
           new Problem(
@@ -302,7 +322,10 @@ public final class JobScaler {
               Duration.ZERO));
     } else if (!(outcome instanceof RescaleOutcome.NotApplied n
         && n.cause() == RescaleOutcome.Cause.BUSY)) {
+      catchUp = null;
       policy.rescaleNotApplied(now); // unmet or refused: back off, never storm
+    } else {
+      catchUp = null;
     }
     return new Step(events, nextWindow(now), true);
   }
