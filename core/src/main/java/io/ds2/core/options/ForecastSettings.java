@@ -54,10 +54,13 @@ public record ForecastSettings(Mode mode, Duration period, Duration bucket, doub
     return (int) Math.max(1, Math.min(periodSteps() / 8, hour));
   }
 
-  /** Steps of history kept: two weeks, or three periods if longer. */
+  /**
+   * Steps of history kept: two weeks (or three periods if longer) of complete steps, and the step
+   * being measured, which the forecast does not use until it is complete.
+   */
   public int historySteps() {
     long twoWeeks = HISTORY.toMillis() / bucket.toMillis();
-    return (int) Math.min(Math.max(twoWeeks, 3L * periodSteps()), 3L * MAX_STEPS * 7);
+    return (int) Math.min(Math.max(twoWeeks, 3L * periodSteps()), 3L * MAX_STEPS * 7) + 1;
   }
 
   static Mode mode(String text) {
