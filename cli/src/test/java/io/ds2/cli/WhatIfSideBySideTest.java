@@ -44,7 +44,17 @@ class WhatIfSideBySideTest {
     double seconds =
         new ObjectMapper().readTree(json.out()).get("totals").get("samples").asDouble();
     assertTrue(reactive.get("behindSeconds").asDouble() < seconds, runs.toString());
-    // No forecast on a recording shorter than two periods: the two runs are the same.
-    assertEquals(reactive, predictive);
+    // No forecast on a recording shorter than two periods: the two runs are the same, and the
+    // predictive one says why it only reacted.
+    for (String figure : new String[] {"behindSeconds", "peakBacklog", "slotSeconds", "rescales"}) {
+      assertEquals(reactive.get(figure), predictive.get(figure), figure);
+    }
+    assertEquals(0, predictive.get("forecastWindows").asInt());
+    assertTrue(
+        predictive.get("neverForecast").asText().contains("steps needed"), predictive.toString());
+    assertTrue(reactive.get("neverForecast").isNull(), reactive.toString());
+    assertTrue(
+        text.out().contains("  predictive had no forecast in any window, so it only reacted: "),
+        text.out());
   }
 }

@@ -139,6 +139,8 @@ public final class WhatIfJson implements WhatIf.Listener {
               json.writeNumberField("peakBacklog", e.getValue().peakBacklog());
               json.writeNumberField("slotSeconds", e.getValue().slotSeconds());
               json.writeNumberField("rescales", e.getValue().rescales());
+              json.writeNumberField("forecastWindows", e.getValue().forecastWindows());
+              json.writeStringField("neverForecast", e.getValue().neverForecast().orElse(null));
               json.writeEndObject();
             }
             json.writeEndObject();

@@ -1,9 +1,12 @@
 package io.ds2.whatif.sim;
 
+import java.util.Optional;
+
 /**
  * What a controller made of the recorded demand on the simulated job: seconds behind (the backlog
  * growing by more than 1 % of the demand, the ShuffleBench/Theodolite criterion), the largest
- * backlog, slot-seconds (the widest vertex: slot sharing) and rescales applied.
+ * backlog, slot-seconds (the widest vertex: slot sharing) and rescales applied; with a forecast, in
+ * how many windows it had one, and if it never had one, why.
  */
 public final class Outcome {
   /** Growth of the backlog, as a share of the demand, above which a second counts as behind. */
@@ -14,6 +17,8 @@ public final class Outcome {
   private double peakBacklog;
   private double slotSeconds;
   private int rescales;
+  private int forecastWindows;
+  private String noForecast;
 
   void observe(double dt, double arriving, double read, double backlog, int slots) {
     seconds += dt;
@@ -26,6 +31,12 @@ public final class Outcome {
 
   void rescaled() {
     rescales++;
+  }
+
+  /** The windows that had a forecast, and why the last one without did not. */
+  void forecasts(int windows, String lastWhyNot) {
+    forecastWindows = windows;
+    noForecast = lastWhyNot;
   }
 
   public double seconds() {
@@ -46,5 +57,14 @@ public final class Outcome {
 
   public int rescales() {
     return rescales;
+  }
+
+  public int forecastWindows() {
+    return forecastWindows;
+  }
+
+  /** Why there was no forecast, where a forecast was asked for and no window had one. */
+  public Optional<String> neverForecast() {
+    return forecastWindows == 0 ? Optional.ofNullable(noForecast) : Optional.empty();
   }
 }

@@ -1,6 +1,8 @@
 package io.ds2.whatif.sim;
 
+import io.ds2.core.forecast.Outlook;
 import io.ds2.core.options.Ds2Options;
+import io.ds2.core.scaler.ScalerEvent;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -19,9 +21,23 @@ public final class SideBySide {
     runs.put(
         "reactive",
         Counterfactual.run(job, options.with(Map.of(Ds2Options.FORECAST, "off")), (t, e) -> {}));
-    runs.put(
-        "predictive",
-        Counterfactual.run(job, options.with(Map.of(Ds2Options.FORECAST, "act")), (t, e) -> {}));
+    int[] ahead = {0};
+    String[] whyNot = {null};
+    Outcome predictive =
+        Counterfactual.run(
+            job,
+            options.with(Map.of(Ds2Options.FORECAST, "act")),
+            (t, e) -> {
+              if (e instanceof ScalerEvent.Forecasted f) {
+                if (f.outlook() instanceof Outlook.None n) {
+                  whyNot[0] = n.message();
+                } else {
+                  ahead[0]++;
+                }
+              }
+            });
+    predictive.forecasts(ahead[0], whyNot[0]);
+    runs.put("predictive", predictive);
     return runs;
   }
 
@@ -66,6 +82,17 @@ public final class SideBySide {
                     o.peakBacklog(),
                     o.slotSeconds(),
                     o.rescales())));
+    runs.forEach(
+        (name, o) ->
+            o.neverForecast()
+                .ifPresent(
+                    why ->
+                        s.append(
+                            String.format(
+                                Locale.ROOT,
+                                "  %s had no forecast in any window, so it only reacted: %s%n",
+                                name,
+                                why))));
     s.append(
         "  behind: seconds in which the backlog grew by more than 1 % of the demand; the job is a"
             + " fluid of the recorded true rates (the model, policy and forecast are ds2's own).\n");
