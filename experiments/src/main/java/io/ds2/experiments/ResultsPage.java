@@ -41,7 +41,7 @@ final class ResultsPage {
         bin/ds2-bench suite --cluster tuned --scenarios fanin-ramp,fanin-spike,nexmark-q5-skew      # stress variants (~25 min)
         bin/ds2-bench decide --out experiments/results/decide-benchmark.json
         for r in '' -r2 -r3; do bin/ds2-bench fleet --out experiments/results/fleet-benchmark$r.json; done
-        bin/ds2-bench soak --jobs 200 --minutes 10 --out experiments/results/soak-benchmark.json
+        bin/ds2-bench soak --jobs 200 --minutes 120 --out experiments/results/soak-benchmark.json   # ~2 h
         bin/ds2-bench operator-soak --minutes 60 --out experiments/results/operator-soak.json
         for r in '' -r2 -r3; do bin/ds2-bench replay --out experiments/results/replay-benchmark$r.json; done
         DS2_BENCH_JAVA_OPTS=-Xmx24m bin/ds2-bench replay --hours 1,24 --out experiments/results/replay-benchmark-xmx24m.json

@@ -33,7 +33,7 @@ final class SoakSection {
             heap), with every job's demand switching between x1 and x1.5 every %.0f s and a 30 s
             scale-down delay, so that the loops keep rescaling up and down, and every minute a tenth
             of the jobs deleted and as many new ones created (%d replaced in all); events
-            de-duplicate for 2 min instead of 30, so that entries can be seen to expire. Every 30 s: heap
+            de-duplicate for 2 min instead of 30, so that entries can be seen to expire%s. Every 30 s: heap
             used after a full GC, live JVM threads, connections the REST clients hold open (one
             shared pool), what the events' de-duplication remembers, the operator's metric series,
             the jobs it manages. A leak would show as a steady slope; %s
@@ -49,6 +49,13 @@ final class SoakSection {
             root.get("maxHeapMiB").asInt(),
             r.get("demandPeriodSeconds").asDouble(),
             r.path("jobsReplaced").asInt(),
+            r.path("eventTtlSeconds").asDouble() > 0
+                ? fmt(
+                    ", and the in-memory API server deletes an event %.0f min after its last"
+                        + " update (a real one: after an hour, `--event-ttl`)",
+                    r.path("eventTtlSeconds").asDouble() / 60)
+                : "; the in-memory API server kept every event (a real one deletes them an hour"
+                    + " after their last update, `--event-ttl`): its store is in the heap too",
             cycles
                 ? fmt(
                     "the demand's switches and the\nchurn repeat together every %.0f s, so the"

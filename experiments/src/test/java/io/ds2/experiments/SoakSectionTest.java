@@ -51,7 +51,8 @@ class SoakSectionTest {
             100,
             0,
             Map.of(),
-            200);
+            200,
+            withCycles ? 600 : 0);
     Path file = dir.resolve("soak-" + minutes + ".json");
     Bench.writeResults(file, "soak", List.of(r), null);
     if (!withCycles) {
@@ -74,6 +75,7 @@ class SoakSectionTest {
     assertTrue(page.contains("over the 23 whole cycles after the first"), page);
     assertTrue(page.contains("metric series between 3,521 and 3,801"), page);
     assertTrue(page.contains("open connections at 4"), page);
+    assertTrue(page.contains("deletes an event 10 min after its last update"), page);
     assertFalse(page.contains("| 30 | "), "no row per reading:\n" + page);
   }
 
@@ -84,5 +86,6 @@ class SoakSectionTest {
     String page = md.toString();
     assertTrue(page.contains("predates fitting over whole cycles"), page);
     assertTrue(page.contains("| 30 | 48.3 MiB |"), page);
+    assertTrue(page.contains("kept every event"), page);
   }
 }

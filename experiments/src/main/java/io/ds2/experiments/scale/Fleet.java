@@ -66,6 +66,8 @@ final class Fleet implements AutoCloseable {
           });
   private int created;
   private boolean closed;
+  // Warning events expired from the mock API server (expireEvents), by reason.
+  private final Map<String, Integer> expiredWarnings = new java.util.TreeMap<>();
 
   Fleet(int n, Map<String, String> options) throws Exception {
     this(n, options, Duration.ofMinutes(30));
@@ -204,16 +206,38 @@ final class Fleet implements AutoCloseable {
     }
   }
 
-  /** The Warning events the operator raised so far, by reason (repeats counted). */
-  Map<String, Integer> warnings() {
-    Map<String, Integer> byReason = new java.util.TreeMap<>();
+  /**
+   * Deletes the events last updated more than {@code ttl} ago, as a real API server does ({@code
+   * --event-ttl}, an hour by default): the mock keeps every event for ever, which would show as a
+   * heap that grows with the run, the mock's, not the operator's. Warnings are counted before they
+   * go ({@link #warnings}).
+   */
+  void expireEvents(Duration ttl) {
+    java.time.Instant cutoff = java.time.Instant.now().minus(ttl);
     for (var e : client.v1().events().inNamespace(NS).list().getItems()) {
-      if ("Warning".equals(e.getType())) {
-        int n = e.getCount() == null ? 1 : e.getCount();
-        byReason.merge(String.valueOf(e.getReason()), n, Integer::sum);
+      String last = e.getLastTimestamp();
+      if (last != null && java.time.Instant.parse(last).isBefore(cutoff)) {
+        countWarning(expiredWarnings, e);
+        client.v1().events().inNamespace(NS).resource(e).delete();
       }
     }
+  }
+
+  /** The Warning events the operator raised so far, by reason (repeats counted). */
+  Map<String, Integer> warnings() {
+    Map<String, Integer> byReason = new java.util.TreeMap<>(expiredWarnings);
+    for (var e : client.v1().events().inNamespace(NS).list().getItems()) {
+      countWarning(byReason, e);
+    }
     return byReason;
+  }
+
+  private static void countWarning(
+      Map<String, Integer> byReason, io.fabric8.kubernetes.api.model.Event e) {
+    if ("Warning".equals(e.getType())) {
+      int n = e.getCount() == null ? 1 : e.getCount();
+      byReason.merge(String.valueOf(e.getReason()), n, Integer::sum);
+    }
   }
 
   List<String> names() {
