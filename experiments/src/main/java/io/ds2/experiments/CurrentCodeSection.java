@@ -11,25 +11,33 @@ import java.nio.file.Path;
 final class CurrentCodeSection {
   static final String NOTES =
       """
-      Notes (2026-12-04; one run each: nothing is compared; ds2's at 4bbc1c2 — its recording
-      names bf99465, the same tree before a half-written recording was taken out of that
-      day's commits — the paper's policy's at 665b15c: the same ds2 code, the hidden-lag step
-      bounded in capacity since b63cdee): both keep up at the end of both phases; in this pair **the DS2 paper's policy
-      is ahead on every figure** — behind 120 s against 202 s, 0.95 x against 1.06 x the
-      oracle at 0.7 (15,443 against 17,183 slot-seconds), lag peak 24,024 against 29,304,
-      under-provisioned 232 s against 287 s; 6 rescales each. Where ds2 lost: at 183 s the
-      drain hold held on a window whose lag was blind (278.5/s read as arriving, 295.9/s
-      read, 400/s arriving: the source was falling behind, not draining), the next window
-      read 273/s and ds2 went 2 -> 3 at 214 s, then took the hidden-lag step 3 -> 6 at 314 s
-      (Join 4 -> 12: twice the capacity the source read, sized for key groups at 0.7), where
-      the paper's policy saw the blind lag in its window at 182 s and went 2 -> 4 at once;
-      ds2's Join then stayed at 12 through its 5-minute scale-down delay until 775 s (about
-      the whole slot-second difference), the paper's policy, with no delay, was back at 4 at
-      485 s. A drain over-read (779.6/s for 400/s at 414 s) was held by ds2's
-      direction-unstable rule this time; the paper's policy went 4 -> 6 on one (551.6/s at
-      363 s) and back at 485 s. The three headline runs above were made on earlier code (the
-      old hidden-lag step); these two runs are not yet enough to say whether today's ds2 is
-      better or worse than they were, nor whether the paper's policy is ahead.
+      Notes (2026-12-04; ds2 two runs, the paper's policy one: nothing is compared yet). ds2's
+      run 1 at 4bbc1c2 (its recording names bf99465, the same tree before a half-written
+      recording was taken out of that day's commits), run 2 at a096f14, which reads the drain
+      hold's surplus from the fitted arrival (ba186de); the paper's policy's run at 665b15c.
+      All keep up at the end of both phases.
+      - **ds2 run 2 is level with the paper's policy**: behind 128 s against 120 s, 0.96 x
+        against 0.95 x the oracle at 0.7 (15,559 against 15,443 slot-seconds), lag peak
+        26,640 against 24,024, under-provisioned 237 s against 232 s, 6 rescales each. Its
+        hidden-lag step came at 2 (2 -> 4 at 180 s, as the paper's policy's), then at 4 the
+        source drained its backlog saturated with a lag standing at ~1,000 (the consumer's
+        fetched heads), read as 565.6 and 577.2/s arriving where 400/s did, and went 4 -> 6
+        (Join 6 -> 8) at 371 s: a drain over-read within 5 % of what it read, which no rule
+        tells from a source at its capacity; back to 4/1/6 at 773 s after the scale-down
+        delay. At x2: 4 -> 6 at 952 s, 6 -> 12 at 1,045 s (12 partitions: 12 is split-exact
+        at 0.7).
+      - **ds2 run 1 lost by more**: at 183 s the drain hold held on a window whose lag was
+        blind (278.5/s read as arriving, 295.9/s read, 400/s arriving: the source was
+        falling behind, not draining; the cause, since fixed: the hold read the window's own
+        lag slope, not the fitted arrival), the next window read 273/s and ds2 went 2 -> 3
+        at 214 s, then took the hidden-lag step 3 -> 6 at 314 s (Join 4 -> 12, twice the
+        capacity the source read, sized for key groups at 0.7), where the paper's policy saw
+        the blind lag in its window at 182 s and went 2 -> 4 at once; ds2's Join then stayed
+        at 12 through its 5-minute scale-down delay until 775 s. Behind 202 s, 1.06 x.
+      - The paper's policy went 4 -> 6 on a drain over-read too (551.6/s at 363 s) and back
+        at 485 s, with no scale-down delay. Replayed through ds2 today, its recording holds
+        that window (`DRAINING`). The three headline runs above were made on earlier code
+        (the old hidden-lag step).
       """;
 
   private CurrentCodeSection() {}

@@ -6,17 +6,18 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 class CurrentCodeSectionTest {
-  // The headline scenario run on the code of the day, one run of each controller so far.
+  // The headline scenario run on the code of the day: two runs of ds2, one of the paper's policy.
   private static final Path DIR = Path.of("results", "kafka-headline-current");
 
   @Test
-  void showsEachControllersRunBesideTheOtherAndSaysNoDifferenceOnOneRun() throws Exception {
+  void showsEachControllersRunsBesideTheOtherAndComparesNothingUnderThreeRuns() throws Exception {
     StringBuilder md = new StringBuilder();
     CurrentCodeSection.render(md, DIR);
     String page = md.toString();
-    assertTrue(page.contains("| fanin-step-up-long | ds2-defaults-u0.7 | 1 |"), page);
+    assertTrue(page.contains("| fanin-step-up-long | ds2-defaults-u0.7 | 2: "), page);
     assertTrue(page.contains("| fanin-step-up-long | ds2-paper-defaults-u0.7 | 1 |"), page);
-    assertTrue(page.contains("ds2-defaults-u0.7 (1 run)"), page);
+    assertTrue(page.contains("ds2-defaults-u0.7 (2 runs)"), page);
+    assertTrue(page.contains("not compared (fewer than 3 runs)"), page);
     assertTrue(page.contains(CurrentCodeSection.NOTES.lines().findFirst().orElseThrow()), page);
   }
 }
