@@ -96,6 +96,8 @@ final class CatchUp {
         return Optional.empty();
       }
       double[] t = reading.get();
+      // Every source's reading is kept, even once one is seen behind: the next poll's interval
+      // starts here for all of them.
       double[] before = last.put(a.getKey(), t);
       // As the window reads a source: what it read, or what it emitted where reads are not counted.
       double read = t[0] > 0 ? t[0] : t[1];
