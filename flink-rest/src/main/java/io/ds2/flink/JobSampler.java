@@ -6,6 +6,7 @@ import io.ds2.core.graph.Vertex;
 import io.ds2.core.scaler.JobTopology;
 import io.ds2.core.scaler.MetricSource;
 import io.ds2.core.window.JobSample;
+import io.ds2.core.window.SourceFetch;
 import io.ds2.core.window.SubtaskSample;
 import io.ds2.core.window.SubtaskSample.Counter;
 import io.ds2.core.window.VertexSample;
@@ -26,9 +27,10 @@ import java.util.OptionalLong;
 
 /**
  * Polls one job: its state and every vertex's per-subtask cumulative counters, plus a source's
- * {@code pendingRecords}. Metric names are discovered before they are requested (Flink answers
- * nothing for a request naming a missing metric) and re-discovered after a restart. Metrics are
- * read prime-then-read against Flink's lazily refreshed store ({@link MetricStore}).
+ * {@code pendingRecords} and, for a KafkaSource, its consumer's fetch gauges ({@link SourceFetch}).
+ * Metric names are discovered before they are requested (Flink answers nothing for a request naming
+ * a missing metric) and re-discovered after a restart. Metrics are read prime-then-read against
+ * Flink's lazily refreshed store ({@link MetricStore}).
  */
 public final class JobSampler implements MetricSource {
   /** Whether a poll may return what Flink's store holds now, or waits for fresh values. */
@@ -50,6 +52,8 @@ public final class JobSampler implements MetricSource {
   private static final String PENDING_RECORDS = ".pendingRecords";
   // KafkaSource's reader group, under its source operator's scope ({@link SplitListing})
   private static final String KAFKA_READER = ".KafkaSourceReader.";
+  // Its consumer's own metrics, registered by name when its split reader starts
+  private static final String KAFKA_CONSUMER = KAFKA_READER + "KafkaConsumer.";
 
   private final FlinkRestClient client;
   private final String jobId;
@@ -71,12 +75,14 @@ public final class JobSampler implements MetricSource {
    * @param sourceRecordsIn for a source, its operator's {@code numRecordsIn} (records read; the
    *     task-level counter stays 0 for FLIP-27 sources), next to its {@code pendingRecords}
    * @param splits for a source whose reader names its splits, the prefix of those names
+   * @param fetches for a source whose client reports its fetches, the prefix of those names
    */
   private record MetricNames(
       List<Counter> counters,
       Optional<String> pendingRecords,
       Optional<String> sourceRecordsIn,
-      Optional<String> splits) {
+      Optional<String> splits,
+      Optional<String> fetches) {
     boolean complete(boolean source) {
       return counters.size() == Counter.values().length && (!source || pendingRecords.isPresent());
     }
@@ -255,10 +261,19 @@ public final class JobSampler implements MetricSource {
       int subtask = i;
       known.pendingRecords().ifPresent(p -> ids.add(subtask + "." + p));
       known.sourceRecordsIn().ifPresent(p -> ids.add(subtask + "." + p));
+      known
+          .fetches()
+          .ifPresent(
+              p -> {
+                for (SourceFetch.Gauge g : SourceFetch.Gauge.values()) {
+                  ids.add(subtask + "." + p + g.clientName());
+                }
+              });
     }
     Map<String, OptionalDouble> values =
         fetch("/jobs/" + jobId + "/vertices/" + v.id() + "/metrics", ids);
     List<SubtaskSample> subtasks = new ArrayList<>();
+    List<SourceFetch> fetches = new ArrayList<>();
     double pending = 0;
     boolean pendingComplete = known.pendingRecords().isPresent();
     for (int i = 0; i < v.parallelism(); i++) {
@@ -279,6 +294,15 @@ public final class JobSampler implements MetricSource {
         pendingComplete = sp.isPresent();
         pending += sp.orElse(0);
       }
+      if (known.fetches().isPresent()) {
+        OptionalDouble[] byGauge = new OptionalDouble[SourceFetch.Gauge.values().length];
+        for (SourceFetch.Gauge g : SourceFetch.Gauge.values()) {
+          byGauge[g.ordinal()] =
+              values.getOrDefault(
+                  p + known.fetches().get() + g.clientName(), OptionalDouble.empty());
+        }
+        fetches.add(SourceFetch.of(byGauge));
+      }
     }
     return new VertexSample(
         v.id(),
@@ -286,7 +310,8 @@ public final class JobSampler implements MetricSource {
         v.parallelism(),
         subtasks,
         pendingComplete ? OptionalDouble.of(pending) : OptionalDouble.empty(),
-        known.splits().flatMap(prefix -> splits.of(v.id(), v.parallelism(), prefix)));
+        known.splits().flatMap(prefix -> splits.of(v.id(), v.parallelism(), prefix)),
+        fetches);
   }
 
   private static OptionalDouble value(
@@ -321,7 +346,11 @@ public final class JobSampler implements MetricSource {
             .map(p -> p.substring(0, p.length() - PENDING_RECORDS.length()) + KAFKA_READER)
             .filter(prefix -> ids.stream().anyMatch(id -> id.startsWith(prefix)))
             .map(prefix -> prefix + "topic.");
-    return new MetricNames(counters, pending, read, splits);
+    Optional<String> fetches =
+        pending
+            .map(p -> p.substring(0, p.length() - PENDING_RECORDS.length()) + KAFKA_CONSUMER)
+            .filter(prefix -> ids.contains(prefix + SourceFetch.Gauge.FETCH_RATE.clientName()));
+    return new MetricNames(counters, pending, read, splits, fetches);
   }
 
   private void pause(Duration d) {

@@ -6,12 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ds2.core.scaler.JobTopology;
 import io.ds2.core.window.JobSample;
+import io.ds2.core.window.SourceFetch;
 import io.ds2.core.window.SubtaskSample;
 import io.ds2.flink.FlinkRestException.Kind;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.concurrent.ConcurrentHashMap;
 import okhttp3.mockwebserver.Dispatcher;
 import okhttp3.mockwebserver.MockResponse;
@@ -204,5 +206,50 @@ class JobSamplerTest {
     assertTrue(o.complete());
     assertTrue(
         sampler.sample(t.graph()).vertices().get("w").splits().isEmpty(), "no splits, no names");
+  }
+
+  @Test
+  void aKafkaSourceReportsHowItsConsumerFetchesPerSubtask() {
+    // KafkaSource registers its consumer's metrics by their Kafka names; an average with no fetch
+    // in its window is NaN, which stays absent.
+    bodies.put("/jobs/j", DETAILS.replace("\"parallelism\":1", "\"parallelism\":2"));
+    String consumer = "Source__S.KafkaSourceReader.KafkaConsumer.";
+    bodies.put(
+        "/jobs/j/vertices/s/subtasks/metrics",
+        NAMES.replace(
+            "]",
+            ",{\"id\":\""
+                + consumer
+                + "fetch-rate\"},{\"id\":\""
+                + consumer
+                + "records-per-request-avg\"},{\"id\":\""
+                + consumer
+                + "fetch-latency-avg\"}]"));
+    bodies.put(
+        "/jobs/j/vertices/s/metrics",
+        "[{\"id\":\"0.Source__S.pendingRecords\",\"value\":\"42\"},"
+            + "{\"id\":\"0."
+            + consumer
+            + "fetch-rate\",\"value\":\"0.4\"},{\"id\":\"0."
+            + consumer
+            + "records-per-request-avg\",\"value\":\"2473.0\"},{\"id\":\"0."
+            + consumer
+            + "fetch-latency-avg\",\"value\":\"3.5\"},{\"id\":\"1."
+            + consumer
+            + "fetch-rate\",\"value\":\"1.9\"},{\"id\":\"1."
+            + consumer
+            + "records-per-request-avg\",\"value\":\"NaN\"}]");
+    bodies.put("/jobs/j/vertices/w/metrics", "[]");
+    JobTopology t = sampler.topology();
+    java.util.List<SourceFetch> f = sampler.sample(t.graph()).vertices().get("s").fetches();
+    assertEquals(
+        java.util.List.of(
+            new SourceFetch(
+                OptionalDouble.of(0.4), OptionalDouble.of(2473), OptionalDouble.of(3.5)),
+            new SourceFetch(
+                OptionalDouble.of(1.9), OptionalDouble.empty(), OptionalDouble.empty())),
+        f);
+    assertTrue(
+        sampler.sample(t.graph()).vertices().get("w").fetches().isEmpty(), "no client, no gauges");
   }
 }

@@ -14,6 +14,7 @@ import io.ds2.core.policy.Decision;
 import io.ds2.core.policy.VertexDecision;
 import io.ds2.core.scaler.Mode;
 import io.ds2.core.split.SplitOwnership;
+import io.ds2.core.window.SourceFetch;
 import io.ds2.flink.JobSampler;
 import io.ds2.workloads.JobSpec;
 import io.ds2.workloads.JobSpec.OperatorSpec;
@@ -108,6 +109,14 @@ class KafkaSplitLimitLoopTest {
             List.of(0, 1, 2, 3),
             java.util.Arrays.stream(owners).sorted().boxed().toList(),
             "one partition each");
+        // Each subtask's consumer says how it fetches, under Kafka's names (kept in recordings).
+        List<SourceFetch> fetches =
+            sampler.sample(graph).vertices().get(graph.sources().get(0).id()).fetches();
+        assertEquals(PARTITIONS, fetches.size(), fetches.toString());
+        for (SourceFetch f : fetches) {
+          assertTrue(f.fetchesPerSecond().orElse(0) > 0, fetches.toString());
+          assertTrue(f.fetchLatencyMs().isPresent(), fetches.toString());
+        }
         assertTrue(producer.sent() > 0);
       }
     }

@@ -10,6 +10,7 @@ import io.ds2.core.scaler.JobTopology;
 import io.ds2.core.split.Split;
 import io.ds2.core.split.SplitOwnership;
 import io.ds2.core.window.JobSample;
+import io.ds2.core.window.SourceFetch;
 import io.ds2.core.window.SubtaskSample;
 import io.ds2.core.window.SubtaskSample.Counter;
 import io.ds2.core.window.VertexSample;
@@ -127,26 +128,7 @@ final class RecordParser {
     int parallelism = (int) integer(v, "parallelism", 1, MAX_PARALLELISM);
     List<OptionalDouble[]> columns = new ArrayList<>();
     for (Counter c : Counter.values()) {
-      JsonNode values = v.get(c.flinkName());
-      if (values == null || !values.isArray()) {
-        throw bad("vertex " + id + ": " + c.flinkName() + " is not an array");
-      }
-      if (values.size() != parallelism) {
-        throw bad(
-            "vertex "
-                + id
-                + ": "
-                + c.flinkName()
-                + " has "
-                + values.size()
-                + " values for parallelism "
-                + parallelism);
-      }
-      OptionalDouble[] column = new OptionalDouble[parallelism];
-      for (int i = 0; i < parallelism; i++) {
-        column[i] = counter(values.get(i), "vertex " + id + ": " + c.flinkName() + "[" + i + "]");
-      }
-      columns.add(column);
+      columns.add(column(v.get(c.flinkName()), "vertex " + id + ": " + c.flinkName(), parallelism));
     }
     List<SubtaskSample> subtasks = new ArrayList<>();
     for (int i = 0; i < parallelism; i++) {
@@ -168,7 +150,52 @@ final class RecordParser {
         pending == null || pending.isNull()
             ? OptionalDouble.empty()
             : counter(pending, "vertex " + id + ": pendingRecords"),
-        splits(v, id, parallelism));
+        splits(v, id, parallelism),
+        fetches(v, id, parallelism));
+  }
+
+  /** One value (or null) per subtask. */
+  private static OptionalDouble[] column(JsonNode values, String where, int parallelism) {
+    if (values == null || !values.isArray()) {
+      throw bad(where + " is not an array");
+    }
+    if (values.size() != parallelism) {
+      throw bad(where + " has " + values.size() + " values for parallelism " + parallelism);
+    }
+    OptionalDouble[] column = new OptionalDouble[parallelism];
+    for (int i = 0; i < parallelism; i++) {
+      column[i] = counter(values.get(i), where + "[" + i + "]");
+    }
+    return column;
+  }
+
+  /** Per subtask, its client's fetch gauges; absent in recordings made before they were kept. */
+  private static List<SourceFetch> fetches(JsonNode v, String id, int parallelism) {
+    JsonNode fetch = v.get("fetch");
+    if (fetch == null || fetch.isNull()) {
+      return List.of();
+    }
+    if (!fetch.isObject()) {
+      throw bad("vertex " + id + ": fetch is not an object of gauges");
+    }
+    SourceFetch.Gauge[] gauges = SourceFetch.Gauge.values();
+    List<OptionalDouble[]> columns = new ArrayList<>();
+    for (SourceFetch.Gauge g : gauges) {
+      columns.add(
+          column(
+              fetch.get(g.clientName()),
+              "vertex " + id + ": fetch." + g.clientName(),
+              parallelism));
+    }
+    List<SourceFetch> fetches = new ArrayList<>();
+    for (int i = 0; i < parallelism; i++) {
+      OptionalDouble[] byGauge = new OptionalDouble[gauges.length];
+      for (SourceFetch.Gauge g : gauges) {
+        byGauge[g.ordinal()] = columns.get(g.ordinal())[i];
+      }
+      fetches.add(SourceFetch.of(byGauge));
+    }
+    return fetches;
   }
 
   /** Per subtask, the splits it reads; absent in recordings made before sources were sized. */

@@ -10,6 +10,7 @@ import io.ds2.core.graph.Vertex;
 import io.ds2.core.scaler.JobTopology;
 import io.ds2.core.split.Split;
 import io.ds2.core.window.JobSample;
+import io.ds2.core.window.SourceFetch;
 import io.ds2.core.window.SubtaskSample;
 import io.ds2.core.window.SubtaskSample.Counter;
 import io.ds2.core.window.VertexSample;
@@ -103,15 +104,17 @@ public final class RecordingFormat {
               sp -> mine.addObject().put("topic", sp.topic()).put("partition", sp.partition()));
         }
       }
+      if (!v.fetches().isEmpty()) { // per gauge, every subtask's value (KafkaSource's consumer)
+        ObjectNode fetch = vn.putObject("fetch");
+        for (SourceFetch.Gauge g : SourceFetch.Gauge.values()) {
+          ArrayNode values = fetch.putArray(g.clientName());
+          v.fetches().forEach(f -> add(values, f.get(g)));
+        }
+      }
       for (Counter c : Counter.values()) {
         ArrayNode values = vn.putArray(c.flinkName());
         for (SubtaskSample st : v.subtasks()) {
-          OptionalDouble d = st.get(c);
-          if (d.isPresent()) {
-            values.add(d.getAsDouble());
-          } else {
-            values.addNull();
-          }
+          add(values, st.get(c));
         }
       }
     }
@@ -124,6 +127,14 @@ public final class RecordingFormat {
     n.put("kind", e.kind()).put("message", e.message());
     n.set("details", e.details());
     return n;
+  }
+
+  private static void add(ArrayNode values, OptionalDouble v) {
+    if (v.isPresent()) {
+      values.add(v.getAsDouble());
+    } else {
+      values.addNull();
+    }
   }
 
   private static void put(ObjectNode n, String field, OptionalDouble v) {

@@ -2,11 +2,13 @@ package io.ds2.recording;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ds2.core.split.Split;
 import io.ds2.core.split.SplitOwnership;
 import io.ds2.core.window.JobSample;
+import io.ds2.core.window.SourceFetch;
 import io.ds2.core.window.SubtaskSample;
 import io.ds2.core.window.VertexSample;
 import java.nio.charset.StandardCharsets;
@@ -130,6 +132,61 @@ class RecordingFormatTest {
       r.next();
       Recorded.Sample old = (Recorded.Sample) r.next().orElseThrow();
       assertTrue(old.sample().vertices().values().stream().allMatch(v -> v.splits().isEmpty()));
+    }
+  }
+
+  @Test
+  void aSourceClientsFetchGaugesReadBackWithAnAbsentOneStillAbsent() throws Exception {
+    SubtaskSample a = SubtaskSample.of(0, 10, 10, 5, 5, 0);
+    SubtaskSample b = SubtaskSample.of(1, 10, 10, 5, 5, 0);
+    List<SourceFetch> fetches =
+        List.of(
+            new SourceFetch(OptionalDouble.of(0.4), OptionalDouble.of(2473), OptionalDouble.of(3)),
+            new SourceFetch(
+                OptionalDouble.of(1.9), OptionalDouble.of(61.5), OptionalDouble.empty()));
+    Path file = dir.resolve("f.jsonl");
+    try (RecordingWriter w = RecordingWriter.create(file)) {
+      w.write(ChainRecording.header());
+      w.write(
+          new Recorded.Sample(
+              new JobSample(
+                  Instant.ofEpochMilli(1000),
+                  "RUNNING",
+                  Instant.EPOCH,
+                  OptionalLong.of(0),
+                  Map.of(
+                      "v",
+                      new VertexSample(
+                          "v",
+                          "RUNNING",
+                          2,
+                          List.of(a, b),
+                          OptionalDouble.of(3),
+                          Optional.empty(),
+                          fetches)))));
+    }
+    assertTrue(
+        Files.readString(file).contains("\"fetch\":{\"fetch-rate\":[0.4,1.9],"),
+        "under the client's own names");
+    try (RecordingReader r = RecordingReader.open(file, false)) {
+      VertexSample read = ((Recorded.Sample) r.next().orElseThrow()).sample().vertices().get("v");
+      assertEquals(fetches, read.fetches());
+    }
+    // A recording made before they were kept has none, and reads as before.
+    try (RecordingReader r =
+        RecordingReader.open(ChainRecording.write(dir.resolve("o.jsonl"), 1, 100, 200), false)) {
+      r.next();
+      Recorded.Sample old = (Recorded.Sample) r.next().orElseThrow();
+      assertTrue(old.sample().vertices().values().stream().allMatch(v -> v.fetches().isEmpty()));
+    }
+    // One value short: one clear line naming the gauge, never a reading shifted to another subtask.
+    Path bad = dir.resolve("bad.jsonl");
+    Files.writeString(bad, Files.readString(file).replace("[0.4,1.9]", "[0.4]"));
+    try (RecordingReader r = RecordingReader.open(bad, false)) {
+      RecordingFormatException e = assertThrows(RecordingFormatException.class, r::next);
+      assertTrue(
+          e.getMessage().endsWith(":2: vertex v: fetch.fetch-rate has 1 values for parallelism 2"),
+          e.getMessage());
     }
   }
 }

@@ -13,6 +13,8 @@ import java.util.OptionalDouble;
  *
  * @param splits for a source whose reader names its splits in its metrics (KafkaSource), which
  *     subtask reads which; empty otherwise
+ * @param fetches for a source whose client reports how it fetches (KafkaSource's consumer), one per
+ *     subtask; empty otherwise (recorded for replay; no decision reads it)
  */
 public record VertexSample(
     String vertexId,
@@ -20,10 +22,32 @@ public record VertexSample(
     int parallelism,
     List<SubtaskSample> subtasks,
     OptionalDouble pendingRecords,
-    Optional<SplitOwnership> splits) {
+    Optional<SplitOwnership> splits,
+    List<SourceFetch> fetches) {
   public VertexSample {
     subtasks = List.copyOf(subtasks);
     Objects.requireNonNull(splits, "splits");
+    fetches = List.copyOf(fetches);
+    if (!fetches.isEmpty() && fetches.size() != parallelism) {
+      throw new IllegalArgumentException(
+          "vertex "
+              + vertexId
+              + ": "
+              + fetches.size()
+              + " fetch readings at parallelism "
+              + parallelism);
+    }
+  }
+
+  /** A vertex whose client does not say how it fetches. */
+  public VertexSample(
+      String vertexId,
+      String status,
+      int parallelism,
+      List<SubtaskSample> subtasks,
+      OptionalDouble pendingRecords,
+      Optional<SplitOwnership> splits) {
+    this(vertexId, status, parallelism, subtasks, pendingRecords, splits, List.of());
   }
 
   /** A vertex whose splits (if any) are not named in its metrics. */
@@ -33,12 +57,13 @@ public record VertexSample(
       int parallelism,
       List<SubtaskSample> subtasks,
       OptionalDouble pendingRecords) {
-    this(vertexId, status, parallelism, subtasks, pendingRecords, Optional.empty());
+    this(vertexId, status, parallelism, subtasks, pendingRecords, Optional.empty(), List.of());
   }
 
   // The record's equality, written out: the window compares each vertex's consecutive readings,
-  // and comparing the subtask lists through iterators was a tenth of building it. The splits are
-  // not compared: a reading is fresh when its values are, and ownership is no value.
+  // and comparing the subtask lists through iterators was a tenth of building it. The splits and
+  // fetch readings are not compared: a reading is fresh when its counters and backlog are, and
+  // ownership is no value.
   @Override
   public boolean equals(Object o) {
     if (this == o) {
