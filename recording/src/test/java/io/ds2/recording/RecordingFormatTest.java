@@ -105,23 +105,7 @@ class RecordingFormatTest {
             List.of(
                 List.of(new Split("orders_v1", 0), new Split("orders_v1", 2)),
                 List.of(new Split("orders_v1", 1))));
-    SubtaskSample a = SubtaskSample.of(0, 10, 10, 5, 5, 0);
-    SubtaskSample b = SubtaskSample.of(1, 10, 10, 5, 5, 0);
-    JobSample s =
-        new JobSample(
-            Instant.ofEpochMilli(1000),
-            "RUNNING",
-            Instant.EPOCH,
-            OptionalLong.of(0),
-            Map.of(
-                "v",
-                new VertexSample(
-                    "v", "RUNNING", 2, List.of(a, b), OptionalDouble.of(3), Optional.of(splits))));
-    Path file = dir.resolve("s.jsonl");
-    try (RecordingWriter w = RecordingWriter.create(file)) {
-      w.write(ChainRecording.header());
-      w.write(new Recorded.Sample(s));
-    }
+    Path file = oneSourceSample("s.jsonl", Optional.of(splits), List.of());
     try (RecordingReader r = RecordingReader.open(file, false)) {
       VertexSample read = ((Recorded.Sample) r.next().orElseThrow()).sample().vertices().get("v");
       assertEquals(Optional.of(splits), read.splits());
@@ -137,34 +121,12 @@ class RecordingFormatTest {
 
   @Test
   void aSourceClientsFetchGaugesReadBackWithAnAbsentOneStillAbsent() throws Exception {
-    SubtaskSample a = SubtaskSample.of(0, 10, 10, 5, 5, 0);
-    SubtaskSample b = SubtaskSample.of(1, 10, 10, 5, 5, 0);
     List<SourceFetch> fetches =
         List.of(
             new SourceFetch(OptionalDouble.of(0.4), OptionalDouble.of(2473), OptionalDouble.of(3)),
             new SourceFetch(
                 OptionalDouble.of(1.9), OptionalDouble.of(61.5), OptionalDouble.empty()));
-    Path file = dir.resolve("f.jsonl");
-    try (RecordingWriter w = RecordingWriter.create(file)) {
-      w.write(ChainRecording.header());
-      w.write(
-          new Recorded.Sample(
-              new JobSample(
-                  Instant.ofEpochMilli(1000),
-                  "RUNNING",
-                  Instant.EPOCH,
-                  OptionalLong.of(0),
-                  Map.of(
-                      "v",
-                      new VertexSample(
-                          "v",
-                          "RUNNING",
-                          2,
-                          List.of(a, b),
-                          OptionalDouble.of(3),
-                          Optional.empty(),
-                          fetches)))));
-    }
+    Path file = oneSourceSample("f.jsonl", Optional.empty(), fetches);
     assertTrue(
         Files.readString(file).contains("\"fetch\":{\"fetch-rate\":[0.4,1.9],"),
         "under the client's own names");
@@ -188,5 +150,27 @@ class RecordingFormatTest {
           e.getMessage().endsWith(":2: vertex v: fetch.fetch-rate has 1 values for parallelism 2"),
           e.getMessage());
     }
+  }
+
+  /** A header and one sample of a source "v" at parallelism 2, with these splits and fetches. */
+  private Path oneSourceSample(
+      String name, Optional<SplitOwnership> splits, List<SourceFetch> fetches) throws Exception {
+    SubtaskSample a = SubtaskSample.of(0, 10, 10, 5, 5, 0);
+    SubtaskSample b = SubtaskSample.of(1, 10, 10, 5, 5, 0);
+    VertexSample v =
+        new VertexSample("v", "RUNNING", 2, List.of(a, b), OptionalDouble.of(3), splits, fetches);
+    Path file = dir.resolve(name);
+    try (RecordingWriter w = RecordingWriter.create(file)) {
+      w.write(ChainRecording.header());
+      w.write(
+          new Recorded.Sample(
+              new JobSample(
+                  Instant.ofEpochMilli(1000),
+                  "RUNNING",
+                  Instant.EPOCH,
+                  OptionalLong.of(0),
+                  Map.of("v", v))));
+    }
+    return file;
   }
 }
