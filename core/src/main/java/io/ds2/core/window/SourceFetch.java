@@ -13,9 +13,10 @@ import java.util.OptionalDouble;
  *
  * @param fetchesPerSecond fetch requests per second ({@code fetch-rate})
  * @param recordsPerFetch records per fetch request ({@code records-per-request-avg})
- * @param fetchLatencyMs how long a fetch took, the broker's wait for data included ({@code
- *     fetch-latency-avg}): near {@code fetch.max.wait.ms} for a consumer at the head, a few ms for
- *     one behind
+ * @param fetchLatencyMs from a fetch's request to its answer being taken ({@code
+ *     fetch-latency-avg}): measured on the headline job at Kafka's default fetch, 15-30 ms for a
+ *     consumer at its partitions' heads, and 1.5-14 s for one behind them, whose answers wait until
+ *     its job takes the records fetched before
  */
 public record SourceFetch(
     OptionalDouble fetchesPerSecond,
