@@ -49,11 +49,6 @@ public final class JobSampler implements MetricSource {
 
   // Keeps request URLs short for high parallelism.
   private static final int IDS_PER_REQUEST = 60;
-  private static final String PENDING_RECORDS = ".pendingRecords";
-  // KafkaSource's reader group, under its source operator's scope ({@link SplitListing})
-  private static final String KAFKA_READER = ".KafkaSourceReader.";
-  // Its consumer's own metrics, registered by name when its split reader starts
-  private static final String KAFKA_CONSUMER = KAFKA_READER + "KafkaConsumer.";
 
   private final FlinkRestClient client;
   private final String jobId;
@@ -68,25 +63,6 @@ public final class JobSampler implements MetricSource {
   // The priming request settle() sent, and when its refresh has landed; the next sample reads it.
   private Primed settling;
   private Instant settledAt;
-
-  /**
-   * The metric names one vertex offers, as discovered.
-   *
-   * @param sourceRecordsIn for a source, its operator's {@code numRecordsIn} (records read; the
-   *     task-level counter stays 0 for FLIP-27 sources), next to its {@code pendingRecords}
-   * @param splits for a source whose reader names its splits, the prefix of those names
-   * @param fetches for a source whose client reports its fetches, the prefix of those names
-   */
-  private record MetricNames(
-      List<Counter> counters,
-      Optional<String> pendingRecords,
-      Optional<String> sourceRecordsIn,
-      Optional<String> splits,
-      Optional<String> fetches) {
-    boolean complete(boolean source) {
-      return counters.size() == Counter.values().length && (!source || pendingRecords.isPresent());
-    }
-  }
 
   public JobSampler(FlinkRestClient client, String jobId, Clock clock) {
     this(client, jobId, clock, Reads.LATEST, Sleeper.SYSTEM);
@@ -322,35 +298,7 @@ public final class JobSampler implements MetricSource {
   private MetricNames discover(String vertexId) {
     List<MetricValue> available =
         client.get("/jobs/" + jobId + "/vertices/" + vertexId + "/subtasks/metrics", metricList);
-    List<String> ids = available.stream().map(MetricValue::id).toList();
-    List<Counter> counters = new ArrayList<>();
-    for (Counter c : Counter.values()) {
-      if (ids.contains(c.flinkName())) {
-        counters.add(c);
-      }
-    }
-    Optional<String> pending =
-        ids.stream().filter(id -> id.endsWith(PENDING_RECORDS)).sorted().findFirst();
-    Optional<String> read =
-        pending
-            .map(
-                p ->
-                    p.substring(0, p.length() - PENDING_RECORDS.length())
-                        + "."
-                        + Counter.RECORDS_IN.flinkName())
-            .filter(ids::contains);
-    // A KafkaSource's reader group exists from the reader's start (commitsSucceeded), before it
-    // has registered any partition: its splits are listed until the listing is whole.
-    Optional<String> splits =
-        pending
-            .map(p -> p.substring(0, p.length() - PENDING_RECORDS.length()) + KAFKA_READER)
-            .filter(prefix -> ids.stream().anyMatch(id -> id.startsWith(prefix)))
-            .map(prefix -> prefix + "topic.");
-    Optional<String> fetches =
-        pending
-            .map(p -> p.substring(0, p.length() - PENDING_RECORDS.length()) + KAFKA_CONSUMER)
-            .filter(prefix -> ids.contains(prefix + SourceFetch.Gauge.FETCH_RATE.clientName()));
-    return new MetricNames(counters, pending, read, splits, fetches);
+    return MetricNames.of(available.stream().map(MetricValue::id).toList());
   }
 
   private void pause(Duration d) {
