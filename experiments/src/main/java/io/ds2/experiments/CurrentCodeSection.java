@@ -11,11 +11,21 @@ import java.nio.file.Path;
 final class CurrentCodeSection {
   static final String NOTES =
       """
-      Notes (2026-12-04; ds2 two runs, the paper's policy one: nothing is compared yet). ds2's
+      Notes (2026-12-05; ds2 three runs, the paper's policy one: nothing is compared yet). ds2's
       run 1 at 4bbc1c2 (its recording names bf99465, the same tree before a half-written
       recording was taken out of that day's commits), run 2 at a096f14, which reads the drain
-      hold's surplus from the fitted arrival (ba186de); the paper's policy's run at 665b15c.
-      All keep up at the end of both phases.
+      hold's surplus from the fitted arrival (ba186de), run 3 at 972b523 (the same decisions;
+      its recording also keeps the Kafka consumers' fetch gauges; a build ran beside it for
+      about a minute early in its first phase); the paper's policy's run at 665b15c. All on
+      Flink 1.20.3; all keep up at the end of both phases.
+      - **ds2 run 3 as run 2**: behind 126 s, 1.00 x the oracle at 0.7 (16,233 slot-seconds),
+        lag peak 25,488, under-provisioned 257 s, 6 rescales. The hidden-lag step at 2 (2 -> 4
+        at 190 s), then at 4 the same drain over-read (477.1/s read as arriving for 400/s,
+        4 -> 6 and Join 6 -> 7 at 311 s), back to 4 at 772 s after the scale-down delay. The
+        consumers' own metrics show that drain: every Orders subtask's fetch latency was 4.5
+        to 11.3 s (15-30 ms once at the heads) and the most records per fetch of any subtask
+        fell 4,615 -> 4,021 -> 3,182 over the three windows before the step: fetches no
+        longer full, the heads near. No rule reads them yet.
       - **ds2 run 2 is level with the paper's policy**: behind 128 s against 120 s, 0.96 x
         against 0.95 x the oracle at 0.7 (15,559 against 15,443 slot-seconds), lag peak
         26,640 against 24,024, under-provisioned 237 s against 232 s, 6 rescales each. Its

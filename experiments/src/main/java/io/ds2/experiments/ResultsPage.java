@@ -27,7 +27,7 @@ final class ResultsPage {
         for c in ds2-defaults-u0.7 flink-as-1.10-doc-u0.7; do bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios fanin-step-up-long --controllers $c --repeats 1,2,3 --out experiments/results/kafka-default-fetch-repeats; done   # the headline (~31 min a run)
         bin/ds2-bench rescore --out experiments/results/kafka-default-fetch-repeats
         for c in ds2-defaults-u0.7 ds2-paper-defaults-u0.7; do bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios fanin-step-up-long --controllers $c --repeats 1 --out experiments/results/kafka-headline-current; done   # the headline on today's code (~31 min a run)
-        bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios fanin-step-up-long --controllers ds2-defaults-u0.7 --repeats 2 --out experiments/results/kafka-headline-current   # ds2's second run on today's code
+        bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios fanin-step-up-long --controllers ds2-defaults-u0.7 --repeats 2,3 --out experiments/results/kafka-headline-current   # ds2's second and third runs on today's code
         bin/ds2-bench rescore --out experiments/results/kafka-headline-current
         for c in ds2-defaults ds2-defaults-u0.7; do bin/ds2-bench scenario --feed kafka --scenario fanin-step-up --controller $c --out experiments/results/kafka-default-fetch-hidden-heads; done   # ~10 min
         for c in ds2-defaults-u0.7 flink-as-1.10-doc-u0.7; do bin/ds2-bench scenario --feed kafka --scenario fanin-step-up-long --controller $c --out experiments/results/kafka-default-fetch-hidden-heads; done   # ~31 min each
