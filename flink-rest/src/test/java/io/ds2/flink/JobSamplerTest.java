@@ -224,7 +224,9 @@ class JobSamplerTest {
                 + consumer
                 + "records-per-request-avg\"},{\"id\":\""
                 + consumer
-                + "fetch-latency-avg\"}]"));
+                + "fetch-latency-avg\"},{\"id\":\""
+                + consumer
+                + "fetch-size-avg\"}]"));
     bodies.put(
         "/jobs/j/vertices/s/metrics",
         "[{\"id\":\"0.Source__S.pendingRecords\",\"value\":\"42\"},"
@@ -234,7 +236,9 @@ class JobSamplerTest {
             + consumer
             + "records-per-request-avg\",\"value\":\"2473.0\"},{\"id\":\"0."
             + consumer
-            + "fetch-latency-avg\",\"value\":\"3.5\"},{\"id\":\"1."
+            + "fetch-latency-avg\",\"value\":\"3.5\"},{\"id\":\"0."
+            + consumer
+            + "fetch-size-avg\",\"value\":\"524288.0\"},{\"id\":\"1."
             + consumer
             + "fetch-rate\",\"value\":\"1.9\"},{\"id\":\"1."
             + consumer
@@ -245,9 +249,15 @@ class JobSamplerTest {
     assertEquals(
         java.util.List.of(
             new SourceFetch(
-                OptionalDouble.of(0.4), OptionalDouble.of(2473), OptionalDouble.of(3.5)),
+                OptionalDouble.of(0.4),
+                OptionalDouble.of(2473),
+                OptionalDouble.of(3.5),
+                OptionalDouble.of(524288)),
             new SourceFetch(
-                OptionalDouble.of(1.9), OptionalDouble.empty(), OptionalDouble.empty())),
+                OptionalDouble.of(1.9),
+                OptionalDouble.empty(),
+                OptionalDouble.empty(),
+                OptionalDouble.empty())),
         f);
     assertTrue(
         sampler.sample(t.graph()).vertices().get("w").fetches().isEmpty(), "no client, no gauges");

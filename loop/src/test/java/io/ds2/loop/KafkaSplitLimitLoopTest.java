@@ -116,6 +116,7 @@ class KafkaSplitLimitLoopTest {
         for (SourceFetch f : fetches) {
           assertTrue(f.fetchesPerSecond().orElse(0) > 0, fetches.toString());
           assertTrue(f.fetchLatencyMs().isPresent(), fetches.toString());
+          assertTrue(f.bytesPerFetch().isPresent(), fetches.toString());
         }
         assertTrue(producer.sent() > 0);
       }

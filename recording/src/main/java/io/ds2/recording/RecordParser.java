@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -154,6 +155,12 @@ final class RecordParser {
         fetches(v, id, parallelism));
   }
 
+  private static OptionalDouble[] absent(int parallelism) {
+    OptionalDouble[] column = new OptionalDouble[parallelism];
+    Arrays.fill(column, OptionalDouble.empty());
+    return column;
+  }
+
   /** One value (or null) per subtask. */
   private static OptionalDouble[] column(JsonNode values, String where, int parallelism) {
     if (values == null || !values.isArray()) {
@@ -181,11 +188,12 @@ final class RecordParser {
     SourceFetch.Gauge[] gauges = SourceFetch.Gauge.values();
     List<OptionalDouble[]> columns = new ArrayList<>();
     for (SourceFetch.Gauge g : gauges) {
+      JsonNode values = fetch.get(g.clientName());
+      // A gauge kept later than the others (fetch-size-avg) is missing from older recordings.
       columns.add(
-          column(
-              fetch.get(g.clientName()),
-              "vertex " + id + ": fetch." + g.clientName(),
-              parallelism));
+          values == null
+              ? absent(parallelism)
+              : column(values, "vertex " + id + ": fetch." + g.clientName(), parallelism));
     }
     List<SourceFetch> fetches = new ArrayList<>();
     for (int i = 0; i < parallelism; i++) {

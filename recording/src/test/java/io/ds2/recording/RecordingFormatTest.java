@@ -1,6 +1,7 @@
 package io.ds2.recording;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -123,9 +124,16 @@ class RecordingFormatTest {
   void aSourceClientsFetchGaugesReadBackWithAnAbsentOneStillAbsent() throws Exception {
     List<SourceFetch> fetches =
         List.of(
-            new SourceFetch(OptionalDouble.of(0.4), OptionalDouble.of(2473), OptionalDouble.of(3)),
             new SourceFetch(
-                OptionalDouble.of(1.9), OptionalDouble.of(61.5), OptionalDouble.empty()));
+                OptionalDouble.of(0.4),
+                OptionalDouble.of(2473),
+                OptionalDouble.of(3),
+                OptionalDouble.of(524288)),
+            new SourceFetch(
+                OptionalDouble.of(1.9),
+                OptionalDouble.of(61.5),
+                OptionalDouble.empty(),
+                OptionalDouble.empty()));
     Path file = oneSourceSample("f.jsonl", Optional.empty(), fetches);
     assertTrue(
         Files.readString(file).contains("\"fetch\":{\"fetch-rate\":[0.4,1.9],"),
@@ -140,6 +148,17 @@ class RecordingFormatTest {
       r.next();
       Recorded.Sample old = (Recorded.Sample) r.next().orElseThrow();
       assertTrue(old.sample().vertices().values().stream().allMatch(v -> v.fetches().isEmpty()));
+    }
+    // A recording made before fetch-size-avg was kept has the other three, and reads it absent.
+    Path three = dir.resolve("three.jsonl");
+    Files.writeString(
+        three, Files.readString(file).replaceAll(",\"fetch-size-avg\":\\[[^\\]]*\\]", ""));
+    assertFalse(Files.readString(three).contains("fetch-size-avg"), "the gauge taken out");
+    try (RecordingReader r = RecordingReader.open(three, false)) {
+      VertexSample read = ((Recorded.Sample) r.next().orElseThrow()).sample().vertices().get("v");
+      assertEquals(OptionalDouble.of(2473), read.fetches().get(0).recordsPerFetch());
+      assertTrue(
+          read.fetches().stream().allMatch(f -> f.bytesPerFetch().isEmpty()), "absent, not 0");
     }
     // One value short: one clear line naming the gauge, never a reading shifted to another subtask.
     Path bad = dir.resolve("bad.jsonl");

@@ -17,17 +17,23 @@ import java.util.OptionalDouble;
  *     fetch-latency-avg}): measured on the headline job at Kafka's default fetch, 15-30 ms for a
  *     consumer at its partitions' heads, and 1.5-14 s for one behind them, whose answers wait until
  *     its job takes the records fetched before
+ * @param bytesPerFetch bytes per fetch request ({@code fetch-size-avg}): a consumer behind all its
+ *     partitions gets up to {@code max.partition.fetch.bytes} (1 MiB by default) from each
+ *     partition a request asks for, one nearing their heads less; unlike the records per request it
+ *     does not depend on record size. Absent in recordings made before it was kept.
  */
 public record SourceFetch(
     OptionalDouble fetchesPerSecond,
     OptionalDouble recordsPerFetch,
-    OptionalDouble fetchLatencyMs) {
+    OptionalDouble fetchLatencyMs,
+    OptionalDouble bytesPerFetch) {
 
   /** The client's gauges, by the names Kafka's consumer gives them. */
   public enum Gauge {
     FETCH_RATE("fetch-rate"),
     RECORDS_PER_FETCH("records-per-request-avg"),
-    FETCH_LATENCY_MS("fetch-latency-avg");
+    FETCH_LATENCY_MS("fetch-latency-avg"),
+    FETCH_BYTES("fetch-size-avg");
 
     private final String clientName;
 
@@ -42,7 +48,7 @@ public record SourceFetch(
 
   /** One value per {@link Gauge}, in its order. */
   public static SourceFetch of(OptionalDouble[] byGauge) {
-    return new SourceFetch(byGauge[0], byGauge[1], byGauge[2]);
+    return new SourceFetch(byGauge[0], byGauge[1], byGauge[2], byGauge[3]);
   }
 
   public OptionalDouble get(Gauge g) {
@@ -50,6 +56,7 @@ public record SourceFetch(
       case FETCH_RATE -> fetchesPerSecond;
       case RECORDS_PER_FETCH -> recordsPerFetch;
       case FETCH_LATENCY_MS -> fetchLatencyMs;
+      case FETCH_BYTES -> bytesPerFetch;
     };
   }
 }
