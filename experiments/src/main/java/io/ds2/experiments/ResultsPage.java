@@ -29,6 +29,7 @@ final class ResultsPage {
         for c in ds2-defaults-u0.7 ds2-paper-defaults-u0.7; do bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios fanin-step-up-long --controllers $c --repeats 1 --out experiments/results/kafka-headline-current; done   # the headline on today's code (~31 min a run)
         bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios fanin-step-up-long --controllers ds2-defaults-u0.7 --repeats 2,3 --out experiments/results/kafka-headline-current   # ds2's second and third runs on today's code
         bin/ds2-bench rescore --out experiments/results/kafka-headline-current
+        bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios nexmark-q1-15m,nexmark-q2-15m,nexmark-q3-15m,nexmark-q5-15m,nexmark-q8-15m,nexmark-q11-15m --controllers ds2-defaults-u0.7 --repeats 1 --out experiments/results/kafka-nexmark-15m   # Nexmark on Kafka (~95 min)
         for c in ds2-defaults ds2-defaults-u0.7; do bin/ds2-bench scenario --feed kafka --scenario fanin-step-up --controller $c --out experiments/results/kafka-default-fetch-hidden-heads; done   # ~10 min
         for c in ds2-defaults-u0.7 flink-as-1.10-doc-u0.7; do bin/ds2-bench scenario --feed kafka --scenario fanin-step-up-long --controller $c --out experiments/results/kafka-default-fetch-hidden-heads; done   # ~31 min each
         bin/ds2-bench rescore --out experiments/results/kafka-default-fetch-hidden-heads
@@ -54,6 +55,7 @@ final class ResultsPage {
     calibration(md, results.resolve("calibration.json"));
     RepeatsSection.render(md, results.resolve("kafka-default-fetch-repeats"));
     CurrentCodeSection.render(md, results.resolve("kafka-headline-current"));
+    KafkaNexmarkSection.render(md, results.resolve("kafka-nexmark-15m"));
     DiurnalSection.render(md, results.resolve("diurnal"));
     KafkaDefaultFetchSection.render(md, results.resolve("kafka-default-fetch-hidden-heads"));
     FlinkDefaultsSection.render(md, results.resolve("kafka-suite-flink-defaults"));
