@@ -21,15 +21,18 @@ public interface DecisionPolicy {
     return options();
   }
 
-  /** Decides on one window's estimate at {@code now} (time is only ever an argument). */
-  Decision decide(JobGraph graph, Estimate estimate, Instant now);
-
   /**
-   * As {@link #decide(JobGraph, Estimate, Instant)}, knowing how many slots the job can get; a
-   * policy that does not look at slots (DS2's own rules) ignores it.
+   * Decides on one window's estimate at {@code now} (time is only ever an argument), knowing how
+   * many slots the job can get; a policy that does not look at slots (DS2's own rules) ignores
+   * them. The one method to implement, so that a policy wrapped in another (timed, logged) cannot
+   * lose the slots on the way: a default that dropped them once let every benchmark ask for more
+   * slots than its cluster had.
    */
-  default Decision decide(JobGraph graph, Estimate estimate, SlotCapacity capacity, Instant now) {
-    return decide(graph, estimate, now);
+  Decision decide(JobGraph graph, Estimate estimate, SlotCapacity capacity, Instant now);
+
+  /** As {@link #decide(JobGraph, Estimate, SlotCapacity, Instant)}, the slots unknown. */
+  default Decision decide(JobGraph graph, Estimate estimate, Instant now) {
+    return decide(graph, estimate, SlotCapacity.unknown(), now);
   }
 
   /** The job now runs at the requested parallelism. */

@@ -131,11 +131,6 @@ public final class ScalingPolicy implements DecisionPolicy {
   }
 
   @Override
-  public Decision decide(JobGraph graph, Estimate estimate, Instant now) {
-    return decide(graph, estimate, SlotCapacity.unknown(), now);
-  }
-
-  @Override
   public Decision decide(JobGraph graph, Estimate estimate, SlotCapacity capacity, Instant now) {
     for (int i = 0; i < estimate.vertices().size(); i++) {
       efficiency.observe(i, estimate.vertices().get(i));

@@ -5,6 +5,7 @@ import io.ds2.core.graph.JobGraph;
 import io.ds2.core.options.Ds2Options;
 import io.ds2.core.policy.Decision;
 import io.ds2.core.policy.DecisionPolicy;
+import io.ds2.core.policy.SlotCapacity;
 import java.time.Instant;
 
 /** A policy whose every decision is timed. */
@@ -20,9 +21,9 @@ public record TimedPolicy(DecisionPolicy policy, DecisionTimer timer) implements
   }
 
   @Override
-  public Decision decide(JobGraph graph, Estimate estimate, Instant now) {
+  public Decision decide(JobGraph graph, Estimate estimate, SlotCapacity capacity, Instant now) {
     long t = System.nanoTime();
-    Decision d = policy.decide(graph, estimate, now);
+    Decision d = policy.decide(graph, estimate, capacity, now);
     timer.add(System.nanoTime() - t);
     return d;
   }

@@ -10,6 +10,7 @@ import io.ds2.core.options.Ds2Options;
 import io.ds2.core.policy.Action;
 import io.ds2.core.policy.Decision;
 import io.ds2.core.policy.DecisionPolicy;
+import io.ds2.core.policy.SlotCapacity;
 import io.ds2.core.policy.VertexDecision;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -40,8 +41,9 @@ public final class PaperPolicy implements DecisionPolicy {
     return options;
   }
 
+  /** DS2's own rules do not look at the cluster's slots. */
   @Override
-  public Decision decide(JobGraph graph, Estimate estimate, Instant now) {
+  public Decision decide(JobGraph graph, Estimate estimate, SlotCapacity capacity, Instant now) {
     Map<String, Integer> target = new LinkedHashMap<>();
     List<VertexDecision> vertices = new ArrayList<>();
     boolean change = false;
