@@ -22,17 +22,16 @@ final class CurrentCodeSection {
       - **The paper's policy is ahead on slot-seconds**: 15,393 (15,071-15,443) against ds2's
         16,233 (15,559-17,183), 0.95 x against 1.00 x the oracle at 0.7, ranges apart. Where:
         every run of both but ds2's first read the drain at 4 as more arriving than did
-        (477-577/s for 400/s) and went 4 -> 6; the paper's policy came back to 4 two windows later (130 s at 6 in
-        its runs 2 and 3), ds2 only after its 5-minute scale-down delay (461 s at 6 in its
+        (477-577/s for 400/s) and went 4 -> 6; the paper's policy came back to 4 two windows
+        later (130 s at 6 in its runs 2 and 3), ds2 only after its 5-minute scale-down delay (461 s at 6 in its
         run 3); and at x2 the paper's policy sized the Join by DS2's even-keys bound, 11 (its
         busiest subtask at 71 %, just above the target), ds2 by key groups, 12 and 13 (60-65 %).
         The other figures overlap: behind 120 s (119-131) against 128 s (126-202), lag peak
         25,489 (24,024-26,663) against 26,640 (25,488-29,304), under-provisioned 232 s
         (230-241) against 257 s (237-287), 6 rescales (6-7) against 6. The cause on ds2's side
         is the drain over-read, not the delay (which keeps a real rise from being undone by
-        the next dip): a rule for it needs the consumers' bytes per fetch, recorded from
-        0ee2b88 on (`experiments/diagnostics/fetch-gauges/README.md` says why the records per
-        fetch alone do not tell a drain).
+        the next dip); neither the consumers' records nor their bytes per fetch tell that
+        drain from a source falling behind (`experiments/diagnostics/fetch-gauges/README.md`).
       - **ds2 run 3 as run 2**: behind 126 s, 1.00 x the oracle at 0.7 (16,233 slot-seconds),
         lag peak 25,488, under-provisioned 257 s, 6 rescales. The hidden-lag step at 2 (2 -> 4
         at 190 s), then at 4 the same drain over-read (477.1/s read as arriving for 400/s,
