@@ -9,6 +9,7 @@ import io.ds2.flink.FlinkRestException.Kind;
 import io.ds2.flink.dto.JobDetails;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /** A job's topology read from {@code GET /jobs/:jid} (vertices and plan). */
 final class JobTopologies {
@@ -29,7 +30,12 @@ final class JobTopologies {
             Kind.MALFORMED_RESPONSE, "GET " + url + ": a vertex has no id");
       }
       int max = v.maxParallelism() > 0 ? v.maxParallelism() : DEFAULT_MAX_PARALLELISM;
-      vertices.add(new Vertex(v.id(), v.name() == null ? v.id() : v.name(), max));
+      vertices.add(
+          new Vertex(
+              v.id(),
+              v.name() == null ? v.id() : v.name(),
+              max,
+              Optional.ofNullable(v.slotSharingGroupId()).filter(g -> !g.isBlank())));
     }
     List<Edge> edges = new ArrayList<>();
     for (JobDetails.Node n : d.plan().nodes()) {

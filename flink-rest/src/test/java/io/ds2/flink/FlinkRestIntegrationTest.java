@@ -20,6 +20,7 @@ import io.ds2.workloads.SampleJobs;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.flink.core.execution.JobClient;
@@ -73,6 +74,14 @@ class FlinkRestIntegrationTest {
     Vertex join = topology.graph().find("Join -> Sink").orElseThrow();
     assertEquals(2, topology.graph().inputsOf(join.id()).size(), "fan-in");
     assertTrue(topology.graph().inputsOf(join.id()).get(0).keyed());
+    // Flink reports each vertex's slot-sharing group; a job that names none has one, the default.
+    assertEquals(
+        List.of(topology.graph().sources().get(0).slotSharingGroup()),
+        topology.graph().topologicalOrder().stream()
+            .map(Vertex::slotSharingGroup)
+            .distinct()
+            .toList());
+    assertTrue(join.slotSharingGroup().isPresent(), join.toString());
 
     Ds2Options options =
         Ds2Options.fromMap(Map.of("window", "20s", "warm-up", "5s", "sample-interval", "500ms"));

@@ -83,7 +83,8 @@ final class RecordParser {
           new Vertex(
               id,
               optionalText(v, "name").orElse(id),
-              (int) integer(v, "maxParallelism", 1, MAX_PARALLELISM)));
+              (int) integer(v, "maxParallelism", 1, MAX_PARALLELISM),
+              optionalText(v, "slotSharingGroup")));
       if (v.hasNonNull("parallelism")) {
         parallelism.put(id, (int) integer(v, "parallelism", 1, MAX_PARALLELISM));
       }

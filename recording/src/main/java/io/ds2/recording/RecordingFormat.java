@@ -68,6 +68,7 @@ public final class RecordingFormat {
     for (Vertex v : top.graph().topologicalOrder()) {
       ObjectNode vn = vertices.addObject();
       vn.put("id", v.id()).put("name", v.name()).put("maxParallelism", v.maxParallelism());
+      v.slotSharingGroup().ifPresent(g -> vn.put("slotSharingGroup", g));
       vn.put("parallelism", t.parallelism().get(v.id()));
       vn.put("source", top.graph().isSource(v.id()));
     }

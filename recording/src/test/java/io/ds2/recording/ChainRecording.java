@@ -26,12 +26,16 @@ import java.util.OptionalLong;
  */
 public final class ChainRecording {
   public static final Instant START = Instant.parse("2026-11-29T10:00:00Z");
+  // Both in one slot-sharing group, its id as Flink's REST API reports one (1.19 on).
+  private static final String SLOT_SHARING_GROUP = "e1af6321de61a7e980ec5bb37f4650c6";
   static final JobTopology TOPOLOGY =
       new JobTopology(
           "0123456789abcdef0123456789abcdef",
           "chain",
           JobGraph.of(
-              List.of(new Vertex("src", "Source: In", 128), new Vertex("op", "Work", 128)),
+              List.of(
+                  new Vertex("src", "Source: In", 128, Optional.of(SLOT_SHARING_GROUP)),
+                  new Vertex("op", "Work", 128, Optional.of(SLOT_SHARING_GROUP))),
               List.of(new Edge("src", "op", "REBALANCE"))));
 
   private ChainRecording() {}

@@ -2,6 +2,7 @@ package io.ds2.core.graph;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A job vertex: one operator chain of the dataflow, the unit Flink scales.
@@ -9,11 +10,15 @@ import java.util.Objects;
  * @param id the vertex id Flink assigned (hex), stable while the graph and chaining are unchanged
  * @param name the human-readable name, e.g. {@code Source: Bids} or {@code Work -> Sink}
  * @param maxParallelism the vertex's max parallelism (key groups); no recommendation exceeds it
+ * @param slotSharingGroup the slot-sharing group Flink reports for it (REST, from Flink 1.19);
+ *     empty where not reported, and then taken to be Flink's default group, shared by every vertex
  */
-public record Vertex(String id, String name, int maxParallelism) {
+public record Vertex(
+    String id, String name, int maxParallelism, Optional<String> slotSharingGroup) {
   public Vertex {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(slotSharingGroup, "slotSharingGroup");
     if (id.isBlank()) {
       throw new InvalidGraphException("a vertex has an empty id");
     }
@@ -21,6 +26,11 @@ public record Vertex(String id, String name, int maxParallelism) {
       throw new InvalidGraphException(
           "vertex " + id + " has max parallelism " + maxParallelism + ", expected >= 1");
     }
+  }
+
+  /** A vertex in Flink's default slot-sharing group (or one whose group is not reported). */
+  public Vertex(String id, String name, int maxParallelism) {
+    this(id, name, maxParallelism, Optional.empty());
   }
 
   /**

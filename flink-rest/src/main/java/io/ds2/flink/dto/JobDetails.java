@@ -13,8 +13,14 @@ public record JobDetails(
     List<Vertex> vertices,
     Plan plan) {
 
+  /** {@code slotSharingGroupId} from Flink 1.19 on; null before. */
   public record Vertex(
-      String id, String name, int parallelism, int maxParallelism, String status) {}
+      String id,
+      String name,
+      int parallelism,
+      int maxParallelism,
+      String status,
+      String slotSharingGroupId) {}
 
   public record Plan(List<Node> nodes) {}
 
