@@ -34,6 +34,7 @@ class WhatIfExplanationsTest {
           ReasonCode.SCALE_DOWN_DELAYED.name(),
           ReasonCode.SCALE_DOWN_TO_HIGHEST.name(),
           ReasonCode.SCALE_DOWN_JOINED.name(),
+          ReasonCode.NO_SLOT_FREED.name(),
           ReasonCode.BACKING_OFF.name(),
           ReasonCode.DEMAND_SHIFTED.name(),
           ReasonCode.DRAINING.name(),

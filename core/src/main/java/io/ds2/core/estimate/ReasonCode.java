@@ -75,6 +75,11 @@ public enum ReasonCode {
    * now: one restart instead of two.
    */
   SCALE_DOWN_JOINED,
+  /**
+   * A rescale would only lower vertices and free no task slot (each slot-sharing group keeps its
+   * largest vertex): not worth a restart, the lower target is made with the next rescale needed.
+   */
+  NO_SLOT_FREED,
   /** A recent rescale was not applied by Flink; waiting before trying again. */
   BACKING_OFF,
   /** A source's load changed inside the window; the next (steady) window decides. */

@@ -37,6 +37,7 @@ final class HoldReasons {
     for (ReasonCode c :
         List.of(
             ReasonCode.SLOT_LIMIT,
+            ReasonCode.NO_SLOT_FREED,
             ReasonCode.SCALE_DOWN_DELAYED,
             ReasonCode.ACTIVATING,
             ReasonCode.DIRECTION_UNSTABLE)) {
@@ -52,6 +53,8 @@ final class HoldReasons {
   static String message(Reason[] extra) {
     return switch (code(extra)) {
       case SLOT_LIMIT -> "the job runs at the most slots it can get; more would not start";
+      case NO_SLOT_FREED ->
+          "a scale-down frees no slot: it waits for the next rescale the job needs";
       case SCALE_DOWN_DELAYED -> "a scale-down is waiting out scale-down-delay";
       case ACTIVATING -> "a change is waiting for activation windows";
       case DIRECTION_UNSTABLE -> "recent windows disagree on the direction of a change";

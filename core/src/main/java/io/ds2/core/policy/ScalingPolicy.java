@@ -177,15 +177,21 @@ public final class ScalingPolicy implements DecisionPolicy {
       targets[i] = m.target(p, now, options, extra, i);
     }
     boolean changes = VertexTargets.changed(proposals, targets);
-    // Joins a rescale, never starts one: alone, a consumer at its capacity flips between windows.
+    SlotCapacity slots = capacity.min(configured());
+    if (changes) {
+      // Capped first: a change the slots take back is no rescale for a due scale-down to join.
+      SlotLimit.apply(proposals, targets, extra, slots);
+      changes = VertexTargets.changed(proposals, targets);
+    }
     if (changes) {
       joinDueScaleDowns(proposals, targets, extra, now);
+      // Joins a rescale, never starts one: alone, a consumer at its capacity flips between windows.
       PointwiseInputs.raise(graph, estimate, targets, extra, options);
+      SlotLimit.apply(proposals, targets, extra, slots);
+      // Raising may take a scale-down back (then nothing changes), or leave only scale-downs.
       changes =
-          VertexTargets.changed(
-              proposals, targets); // it may take a scale-down back: nothing changes
-      SlotLimit.apply(proposals, targets, extra, capacity.min(configured()));
-      changes = VertexTargets.changed(proposals, targets);
+          VertexTargets.changed(proposals, targets)
+              && SlotSaving.none(graph, proposals, targets, extra).isEmpty();
     }
     if (backoffUntil.isPresent() && now.isBefore(backoffUntil.get())) {
       return hold(

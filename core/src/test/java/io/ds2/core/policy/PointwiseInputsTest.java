@@ -18,6 +18,7 @@ import io.ds2.core.window.SubtaskSample;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,11 +30,16 @@ class PointwiseInputsTest {
       Ds2Options.fromMap(Map.of("activation", "1", "scale-down-delay", "0s"));
 
   private static JobGraph graph(String into, String strategy) {
+    return graph(into, strategy, Optional.empty());
+  }
+
+  /** With the Sink in slot-sharing group {@code sinkGroup}, the others in Flink's default. */
+  private static JobGraph graph(String into, String strategy, Optional<String> sinkGroup) {
     return JobGraph.of(
         List.of(
             new Vertex("s", "Source", 128),
             new Vertex("j", "Join", 128),
-            new Vertex("f", "Sink", 128)),
+            new Vertex("f", "Sink", 128, sinkGroup)),
         List.of(new Edge("s", "j", into), new Edge("j", "f", strategy)));
   }
 
@@ -132,6 +138,7 @@ class PointwiseInputsTest {
     // 10.83 % each of the rest (90/s at most): it stays at 8. The Sink at 8 ms (125/s an
     // instance) needs 3.6, DS2 says 4: at 8 -> 4 Sink subtask 0 reads Join 0-1, 35 % (157.5/s);
     // at 5 it reads Join 0 alone and subtask 1 reads Join 1-2, 25.8 % (116.3/s): 5.
+    // The Sink has a slot-sharing group of its own, so lowering it alone frees slots (16 -> 13).
     double[] shares = {0.20, 0.15, 0.65 / 6, 0.65 / 6, 0.65 / 6, 0.65 / 6, 0.65 / 6, 0.65 / 6};
     List<SubtaskSample> join = new ArrayList<>();
     for (int i = 0; i < 8; i++) {
@@ -143,10 +150,11 @@ class PointwiseInputsTest {
             .source("s", 2, 4_500)
             .operator("j", join)
             .operator("f", 8, 4_500, 4_500, 36_000);
-    VertexDecisionView v = decide(graph("HASH", "FORWARD"), o, 450);
+    VertexDecisionView v = decide(graph("HASH", "FORWARD", Optional.of("sinks")), o, 450);
     assertEquals(8, v.target("j"));
     assertEquals(4, v.d().vertex("f").orElseThrow().recommended());
     assertEquals(5, v.target("f"));
+    assertInstanceOf(Action.Rescale.class, v.d().action());
     String why = v.message("f", ReasonCode.POINTWISE_INPUT);
     assertTrue(why.contains("at 4 subtask 0 would read subtasks 0-1, 35.0 %"), why);
   }

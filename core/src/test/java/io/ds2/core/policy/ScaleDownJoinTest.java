@@ -21,6 +21,8 @@ import org.junit.jupiter.api.Test;
  * A pending scale-down of one vertex and a rescale of another, on Source -> A -> B at 1,000
  * records/s (a vertex wants as many instances as its cost in ms): a scale-down due before the next
  * decision joins the rescale; one due later keeps its start across the restart it did not cause.
+ * Where A's scale-down is made alone, B stays below it, so that it frees slots ({@link
+ * SlotSavingTest}).
  */
 class ScaleDownJoinTest {
   private static final JobGraph GRAPH =
@@ -72,29 +74,29 @@ class ScaleDownJoinTest {
   @Test
   void aScaleDownDueLaterWaitsAndKeepsItsStartAcrossTheRestart() {
     ScalingPolicy policy = policy("120s");
-    decide(policy, 3.5, 8, 7.5, 8); // A wants 4 from t = 30: due at t = 150
-    Decision up = decide(policy, 3.5, 8, 9.5, 8); // t = 60: B wants 10, A waits
-    assertEquals(Map.of("s", 1, "a", 8, "b", 10), rescale(up));
+    decide(policy, 3.5, 8, 1.5, 2); // A wants 4 from t = 30: due at t = 150
+    Decision up = decide(policy, 3.5, 8, 5.5, 2); // t = 60: B wants 6, A waits
+    assertEquals(Map.of("s", 1, "a", 8, "b", 6), rescale(up));
     assertTrue(codes(up, "a").contains(ReasonCode.SCALE_DOWN_DELAYED), codes(up, "a").toString());
     policy.rescaleApplied();
-    Decision waiting = decide(policy, 3.5, 8, 9.5, 10); // t = 90
+    Decision waiting = decide(policy, 3.5, 8, 5.5, 6); // t = 90
     assertEquals(ReasonCode.SCALE_DOWN_DELAYED, holdCode(waiting));
-    decide(policy, 3.5, 8, 9.5, 10); // t = 120
+    decide(policy, 3.5, 8, 5.5, 6); // t = 120
     // t = 150: 120 s since the first lower window, not since B's restart at t = 60.
-    assertEquals(Map.of("s", 1, "a", 4, "b", 10), rescale(decide(policy, 3.5, 8, 9.5, 10)));
+    assertEquals(Map.of("s", 1, "a", 4, "b", 6), rescale(decide(policy, 3.5, 8, 5.5, 6)));
   }
 
   @Test
   void aWindowAfterTheRestartThatAsksForNoLessEndsThePendingScaleDown() {
     ScalingPolicy policy = policy("120s");
-    decide(policy, 3.5, 8, 7.5, 8); // A lower from t = 30
-    rescale(decide(policy, 3.5, 8, 9.5, 8)); // t = 60: B's rescale
+    decide(policy, 3.5, 8, 1.5, 2); // A lower from t = 30
+    rescale(decide(policy, 3.5, 8, 5.5, 2)); // t = 60: B's rescale
     policy.rescaleApplied();
-    decide(policy, 7.5, 8, 9.5, 10); // t = 90: A wants 8 again
+    decide(policy, 7.5, 8, 5.5, 6); // t = 90: A wants 8 again
     for (int i = 0; i < 4; i++) { // t = 120 .. 210: lower again since t = 120, due at 240
-      assertEquals(ReasonCode.SCALE_DOWN_DELAYED, holdCode(decide(policy, 3.5, 8, 9.5, 10)));
+      assertEquals(ReasonCode.SCALE_DOWN_DELAYED, holdCode(decide(policy, 3.5, 8, 5.5, 6)));
     }
-    assertEquals(4, rescale(decide(policy, 3.5, 8, 9.5, 10)).get("a")); // t = 240
+    assertEquals(4, rescale(decide(policy, 3.5, 8, 5.5, 6)).get("a")); // t = 240
   }
 
   @Test

@@ -1,0 +1,80 @@
+package io.ds2.core.policy;
+
+import io.ds2.core.estimate.Reason;
+import io.ds2.core.estimate.ReasonCode;
+import io.ds2.core.graph.JobGraph;
+import io.ds2.core.graph.Vertex;
+import io.ds2.core.policy.VertexTargets.Proposal;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A rescale that only lowers vertices and frees no task slot is not worth a restart. Under slot
+ * sharing (Flink's default) a job holds, per slot-sharing group, as many slots as its largest
+ * vertex there: lowering any other vertex frees nothing, yet restarts the job, which then replays
+ * what it read since its last checkpoint (on Nexmark Q11, a source lowered 2 -> 1 beside a keyed
+ * vertex at 32 put 90,000 records back into a backlog the job was draining at ~300/s). Such a
+ * scale-down stays the vertex's target and is made with the next rescale the job needs anyway.
+ */
+final class SlotSaving {
+  private SlotSaving() {}
+
+  /**
+   * Why the rescale to {@code targets} is not made (every changed vertex is lowered and the job
+   * would hold as many slots as now), said per lowered vertex in {@code extra}; empty if it is.
+   */
+  static Optional<String> none(
+      JobGraph graph, List<Proposal> proposals, int[] targets, Reason[] extra) {
+    int[] current = new int[targets.length];
+    boolean lowered = false;
+    for (int i = 0; i < targets.length; i++) {
+      current[i] = proposals.get(i).estimate().currentParallelism();
+      if (targets[i] > current[i]) {
+        return Optional.empty();
+      }
+      lowered |= targets[i] < current[i];
+    }
+    if (!lowered) {
+      return Optional.empty();
+    }
+    int now = slots(graph, proposals, current);
+    if (slots(graph, proposals, targets) < now) {
+      return Optional.empty();
+    }
+    String message =
+        "lowering frees no slot: the job holds "
+            + now
+            + " either way (its largest vertex per slot-sharing group); made with the next"
+            + " rescale the job needs";
+    for (int i = 0; i < targets.length; i++) {
+      if (targets[i] < current[i]) {
+        extra[i] =
+            new Reason(
+                ReasonCode.NO_SLOT_FREED,
+                "wants "
+                    + targets[i]
+                    + "; "
+                    + message
+                    + (extra[i] == null ? "" : " (" + extra[i].message() + ")"));
+        targets[i] = current[i];
+      }
+    }
+    return Optional.of(message);
+  }
+
+  /** Slots a job at {@code parallelism} holds: the sum over groups of the group's largest. */
+  static int slots(JobGraph graph, List<Proposal> proposals, int[] parallelism) {
+    Map<String, Integer> largest = new HashMap<>();
+    for (int i = 0; i < parallelism.length; i++) {
+      String group =
+          graph
+              .vertex(proposals.get(i).estimate().vertexId())
+              .flatMap(Vertex::slotSharingGroup)
+              .orElse("");
+      largest.merge(group, parallelism[i], Math::max);
+    }
+    return largest.values().stream().mapToInt(Integer::intValue).sum();
+  }
+}
