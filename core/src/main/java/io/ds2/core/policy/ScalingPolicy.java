@@ -191,7 +191,7 @@ public final class ScalingPolicy implements DecisionPolicy {
       // Raising may take a scale-down back (then nothing changes), or leave only scale-downs.
       changes =
           VertexTargets.changed(proposals, targets)
-              && SlotSaving.none(graph, proposals, targets, extra).isEmpty();
+              && !SlotSaving.keptForNoSlot(graph, proposals, targets, extra);
     }
     if (backoffUntil.isPresent() && now.isBefore(backoffUntil.get())) {
       return hold(

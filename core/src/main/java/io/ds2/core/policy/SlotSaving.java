@@ -8,7 +8,6 @@ import io.ds2.core.policy.VertexTargets.Proposal;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * A rescale that only lowers vertices and frees no task slot is not worth a restart. Under slot
@@ -22,26 +21,27 @@ final class SlotSaving {
   private SlotSaving() {}
 
   /**
-   * Why the rescale to {@code targets} is not made (every changed vertex is lowered and the job
-   * would hold as many slots as now), said per lowered vertex in {@code extra}; empty if it is.
+   * Whether the rescale to {@code targets} frees nothing (every changed vertex is lowered and the
+   * job would hold as many slots as now): then each lowered vertex is put back at its parallelism
+   * in {@code targets}, saying why in {@code extra}.
    */
-  static Optional<String> none(
+  static boolean keptForNoSlot(
       JobGraph graph, List<Proposal> proposals, int[] targets, Reason[] extra) {
     int[] current = new int[targets.length];
     boolean lowered = false;
     for (int i = 0; i < targets.length; i++) {
       current[i] = proposals.get(i).estimate().currentParallelism();
       if (targets[i] > current[i]) {
-        return Optional.empty();
+        return false;
       }
       lowered |= targets[i] < current[i];
     }
     if (!lowered) {
-      return Optional.empty();
+      return false;
     }
     int now = slots(graph, proposals, current);
     if (slots(graph, proposals, targets) < now) {
-      return Optional.empty();
+      return false;
     }
     String message =
         "lowering frees no slot: the job holds "
@@ -61,11 +61,11 @@ final class SlotSaving {
         targets[i] = current[i];
       }
     }
-    return Optional.of(message);
+    return true;
   }
 
   /** Slots a job at {@code parallelism} holds: the sum over groups of the group's largest. */
-  static int slots(JobGraph graph, List<Proposal> proposals, int[] parallelism) {
+  private static int slots(JobGraph graph, List<Proposal> proposals, int[] parallelism) {
     Map<String, Integer> largest = new HashMap<>();
     for (int i = 0; i < parallelism.length; i++) {
       String group =
