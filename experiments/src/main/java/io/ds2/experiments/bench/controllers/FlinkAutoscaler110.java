@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ds2.experiments.bench.BenchController;
+import io.ds2.flink.ClusterSlots;
 import io.ds2.recording.Recorded;
 import java.io.BufferedReader;
 import java.io.File;
@@ -16,6 +17,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -28,6 +31,7 @@ import java.util.stream.Stream;
  */
 public final class FlinkAutoscaler110 implements BenchController {
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String VERTEX_MAX_PARALLELISM = "vertex.max-parallelism";
   private final String name;
   private final Map<String, String> settings;
   private final Duration loop;
@@ -118,7 +122,15 @@ public final class FlinkAutoscaler110 implements BenchController {
     cmd.add(c.rest().baseUrl().toString());
     cmd.add(c.jobId());
     cmd.add(String.valueOf(loop.toSeconds()));
-    settings.forEach((k, v) -> cmd.add(k + "=" + v));
+    List<String> arguments = arguments(ClusterSlots.total(c.rest()));
+    cmd.addAll(arguments);
+    // What it ran with, in the run's recording (its settings are not in the header's options).
+    ObjectNode given = JSON.createObjectNode();
+    given.set("options", JSON.valueToTree(arguments));
+    c.recording()
+        .write(
+            new Recorded.Event(
+                c.clock().instant(), "controller-options", String.join(" ", arguments), given));
     // Its log (and the library's own) goes next to the run's recording.
     Path log =
         c.recording()
@@ -150,6 +162,18 @@ public final class FlinkAutoscaler110 implements BenchController {
     } finally {
       child.destroyForcibly();
     }
+  }
+
+  /**
+   * Its options as {@code key=value}: the settings, and on a cluster of fixed size, as the bench's,
+   * a cap at the slots there are with its own option, as its users set it there (ds2 reads them
+   * itself): uncapped, it asked 64 of Nexmark Q3's 32 slots, which cannot start, and never rescaled
+   * in 15 minutes.
+   */
+  List<String> arguments(OptionalInt clusterSlots) {
+    Map<String, String> all = new TreeMap<>(settings);
+    clusterSlots.ifPresent(s -> all.putIfAbsent(VERTEX_MAX_PARALLELISM, String.valueOf(s)));
+    return all.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList();
   }
 
   private static void handle(Context c, JsonNode line) {

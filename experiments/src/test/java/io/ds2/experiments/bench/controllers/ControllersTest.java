@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ds2.core.options.Ds2Options;
 import java.util.List;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 
 class ControllersTest {
@@ -18,6 +19,18 @@ class ControllersTest {
     }
     assertEquals("flink-as-1.10-doc-u0.7", Controllers.byName("flink-as-1.10-doc-u0.7").name());
     assertEquals("flink-as-1.10-u0.7", Controllers.byName("flink-as-1.10-u0.7").name());
+  }
+
+  @Test
+  void theFlinkAutoscalerIsCappedAtTheSlotsOfAClusterOfFixedSize() {
+    FlinkAutoscaler110 doc = FlinkAutoscaler110.documented("doc", "0.7");
+    List<String> fixed = doc.arguments(OptionalInt.of(32));
+    assertTrue(fixed.contains("vertex.max-parallelism=32"), fixed.toString());
+    assertTrue(fixed.contains("target.utilization=0.7"), fixed.toString());
+    List<String> unknown = doc.arguments(OptionalInt.empty());
+    assertTrue(
+        unknown.stream().noneMatch(a -> a.startsWith("vertex.max-parallelism")),
+        unknown.toString());
   }
 
   @Test
