@@ -11,43 +11,75 @@ import java.nio.file.Path;
 final class KafkaNexmarkSection {
   static final String NOTES =
       """
-      Notes (2026-12-05, ds2 at 0.7 only, one run each, Flink 1.20.5; Q1, Q2, Q5 and Q8 at
-      e351ad7, Q3 at 9618907, Q11 at 4c65863; the Flink autoscaler's runs are next). The main
+      Notes (2026-12-05, one run each, Flink 1.20.5). ds2 at 0.7: Q1, Q2, Q5 and Q8 at e351ad7,
+      Q3 at 9618907, Q11 at bb75726 (on the fix below). The Flink autoscaler
+      (`flink-autoscaler` 1.10.0) at its documentation's example and target 0.7: Q1, Q2, Q5 and
+      Q8 at 3883899, Q3 and Q11 at bb75726 with its `vertex.max-parallelism` at the cluster's
+      32 slots (below). The main
       operators' loads at 0.7: Q1 and Q5 1,550 bids/s, Q2 1,350/s at 10 ms (23 and 20
       instances, Q5 more by its key groups), Q3 216.7/s at 90 ms (28, more by key groups,
-      above the 32 slots), Q8 400/s at 23.75 ms (14, 16 by key groups).
-      - **Slower than on the generator and over at the end where a drain is read as arrival.**
-        The Events source, back-pressured by a main operator at 8, reads what the job takes,
-        and its lag at Kafka's default fetch does not grow with the backlog (the backlog sits
-        in the consumers' buffers and Flink's network buffers): the arrival reads low (836/s
-        for ~1,685 events/s in Q1, 946/s for ~1,467 in Q2, 949/s for ~1,685 in Q5) and ds2 climbs in steps (Q1 8 -> 12 ->
-        15 -> 20, Q5 8 -> 10 -> 15 -> 20 -> 24), then the window that drains the backlog reads
-        high and the last step overshoots: Q1 20 -> 27 on 2,002.8/s (it stays at 27, busiest
-        58 %: 27 -> 23 is below the 0.2 scale-down threshold), Q5 24 -> 32 on 2,109.4/s
-        (busiest 50 %), Q2 19 -> 25 on 1,875.8/s and back to 20 at 684 s. Q2 and Q8 end at
-        their oracle at 0.7 (20 at 68 %, 16 at 64 %; 1.01 x and 1.00 x its slot-seconds).
-        The generator-fed suite below (its tuned cluster, 1 s metric refresh) sized each query
-        in one or two steps: the cost here is the Kafka lag's, which the fetch gauges have not yet told apart
-        (`experiments/diagnostics/fetch-gauges/README.md`).
+      above the 32 slots), Q8 400/s at 23.75 ms (14, 16 by key groups), Q11 1,833.3 bids/s at
+      15 ms (40, above the 32 slots).
+      - **ds2 against the Flink autoscaler**: ds2 is ahead on the backlog users feel — lag peak
+        65,798 vs 222,999 (Q1), 10,097 vs 142,367 (Q2), 89,600 vs 1,528,067 (Q3), 120,129 vs
+        222,251 (Q5), 0 vs 367,000 (Q8), 250,051 vs 422,253 (Q11) — and on time
+        under-provisioned (92-346 s vs 366-372 s): the autoscaler cannot act before its 1-minute stabilization and 5-minute metrics
+        window have passed (its first decision at 366-371 s in every query), ds2 acts from
+        91 s. Seconds behind: ds2 ahead on Q1 (239 vs 314), Q2 (48 vs 315), Q3 (10 vs 300), Q8
+        (10 vs 289) and Q11 (241 vs 329), **the autoscaler ahead on Q5** (311 vs 354). **The
+        autoscaler is ahead on rescales**: one step in Q1, Q3, Q5, Q8 and Q11, two in Q2,
+        against ds2's 3-6: by the time it decides, the
+        backlog shows in the lag and its catch-up term (backlog over 5 minutes) sizes the job
+        in one step, where ds2 climbs on a lag that does not yet show the backlog (below). The
+        blind lag misleads it too: on Q2 its first step read 895/s for ~1,467 (8 -> 18 at 366
+        s), its second, at 819 s, 1,621/s with the backlog's catch-up (18 -> 30). It ends lower
+        on Q1 (22, busiest 71 %, against ds2's 27 at 58 %), higher on Q2 (30 at 45 % against
+        20 at 68 %), the same on Q3, Q5 and Q8 (32, 32, 16). Its slot-seconds below the
+        oracle's on Q1 and Q2 (0.70 x, 0.75 x) are its 6 minutes at 8, not savings.
+      - **ds2 is slow where a back-pressured source's lag is blind and over where a drain is
+        read as arrival.** The Events source, back-pressured by a main operator at 8, reads
+        what the job takes, and its lag at Kafka's default fetch does not grow with the backlog
+        (the backlog sits in the consumers' buffers and Flink's network buffers): the arrival
+        reads low (836/s for ~1,685 events/s in Q1, 946/s for ~1,467 in Q2, 949/s for ~1,685
+        in Q5) and ds2 climbs in steps (Q1 8 -> 12 -> 15 -> 20, Q5 8 -> 10 -> 15 -> 20 -> 24),
+        then the window that drains the backlog reads high and the last step overshoots: Q1
+        20 -> 27 on 2,002.8/s (it stays at 27: 27 -> 23 is below the 0.2 scale-down
+        threshold), Q5 24 -> 32 on 2,109.4/s (busiest 50 %), Q2 19 -> 25 on 1,875.8/s and back
+        to 20 at 684 s. Neither consumer gauge tells the drain
+        (`experiments/diagnostics/fetch-gauges/README.md`); adding each subtask's records per
+        fetch to its lag, as the records it holds, was tried offline on Q1 and reads no better
+        (from +105 % to -35 % of the arrival per window).
+      - **A late restart for nothing, fixed**: ds2's first Q11 run (at 4c65863) climbed 8 -> 13
+        -> 22 -> 32 by 374 s (capped at the slots, `SLOT_LIMIT`; 40-46 wanted) and drained
+        its backlog there, until at 865 s the source's pending scale-down 2 -> 1 "joined" a
+        rescale the slot cap had taken back: the job restarted for the source alone, replayed
+        ~90,000 records since its last checkpoint and was judged not keeping up in the 35 s
+        left. Under slot sharing the source at 2 beside a vertex at 32 costs no slot: ds2 no
+        longer restarts a job for a scale-down that frees none (`NO_SLOT_FREED`, 66bde17) and
+        joins a due scale-down only to a rescale the cap leaves standing
+        (`experiments/diagnostics/q11-late-restart/`). Replayed, the lone source scale-downs 2
+        -> 1 at the end of Q1, Q5 and Q8 are held too (one restart fewer each). Q11 on the fix:
+        8 -> 10 -> 24 -> 32 by 303 s (capped at the slots), the source's scale-down held at 725
+        and 756 s (`NO_SLOT_FREED`), and it keeps up at the end, still draining (210/s, 40,335
+        left, the Sessions 100 % busy while they drain).
+      - **The Flink autoscaler asked for what cannot start**: its first Q3 run (at 3883899,
+        uncapped) asked for the Join at 64 on 32 slots eight times (its catch-up term); none
+        could start, the job stayed at 8 and did not keep up (lag 4,274,335 at the end;
+        `experiments/diagnostics/flink-as-uncapped/`). On a cluster of fixed size its users cap
+        it with `job.autoscaler.vertex.max-parallelism`; the bench now sets that to the
+        cluster's slots for it (9dc9561; ds2 reads them itself). Capped, it went 8 -> 32 at 370
+        s and kept up at 70 %. Q11, capped: 8 -> 32 at 370 s, keeping up at the end while
+        draining (313/s) a backlog that peaked at 422,253 (ds2: 250,051) and had 231,743 left
+        (ds2: 40,335).
       - Q3 and Q8 are marked not valid by the bench's own check: their overload at 8 did not
-        show at the sources within 40 s (Q8's lag stayed 0), so the start is not a fair test
-        of reaction there; both end sized and keeping up.
-      - Slot-seconds below the oracle's (Q1 0.88 x, Q5 0.76 x) are not savings: the job ran
-        under-provisioned for 346 and 313 s while ds2 climbed.
-      - **Q3 found a benchmark defect**: its first run (at e351ad7) asked the 32-slot cluster
-        for 40 (22 -> 40 at 120 s, by key groups at 0.7); the adaptive scheduler could not run
-        it, ds2 restored the old requirements and backed off for the rest of the run, its Join
-        at 22 saturated. ds2 reads the slots a job can get and caps its targets at them, but
-        the bench's timing wrapper passed only the slot-less call to the policy, so every
-        benchmark ran ds2 blind to slots; no other stored run asked for more than its slots.
-        Fixed (9618907: the slot-aware call is the one a policy implements) and Q3 run again
-        (the row above): 8 -> 26 at 91 s, 26 -> 32 at 183 s capped at the slots the job could
-        get (`SLOT_LIMIT`; 40 wanted), keeps up at 32 with the busiest subtask at 70 %, behind
-        10 s, 0.90 x the slot-seconds of the oracle at 0.7 (itself capped at the 32 slots).
-      - Q11 (1,833.3 bids/s at 15 ms: 40 instances at 0.7, above the 32 slots; at 4c65863,
-        on the fix): 8 -> 13 -> 22 -> 32 by 374 s (capped at the slots), then the source 2 -> 1
-        at 865 s; it does not keep up at the end (lag 219,804, judged in the drain after that
-        late restart). Not yet looked into.
+        show at the sources within 40 s (ds2's Q8 lag stayed 0), so the start is not a fair
+        test of reaction there; both controllers end sized and keeping up on both.
+      - **A benchmark defect found on Q3 and fixed (9618907)**: ds2's first Q3 run (at
+        e351ad7) asked the 32-slot cluster for 40: the bench's timing wrapper passed only the
+        slot-less call to the policy, so every benchmark ran ds2 blind to slots; no other
+        stored run asked for more than its slots. On the fix (the row above): 8 -> 26 at 91 s,
+        26 -> 32 at 183 s capped at the slots (40 wanted), keeps up at 32 with the busiest
+        subtask at 70 %, behind 10 s.
       """;
 
   private KafkaNexmarkSection() {}
