@@ -13,20 +13,20 @@ final class FleetSection {
   /** What the runs show; written from them. */
   private static final String NOTES =
       """
-      What the runs show (three runs, 2026-12-03 at c6a0fb7; each cell the median, the range
-      in brackets): with its 4 scheduler threads the operator decides on time for 1 and 100
-      jobs — p99 11.1 and 11.4 s between a job's decisions, 10.5 s after each job's rescale
-      (the target is 1.5 x the 10 s window, 15 s; a decision comes a window and a refresh
-      apart) — **but not for 1,000 on this machine today**: p99 16.6 s (16.1-20.7), 12.6 s
-      after the rescales, 3,884 decisions in the minute where the run of 2026-12-02 made 4,735
-      at p99 11.2 s. The machine, not the code: the same 1,000 jobs alone, alternating the build
-      before this session's changes (8b41db3) and c6a0fb7, two runs each, gave p99 22.4 and
-      25.3 s against 24.5 and 23.9 s (the decision benchmark measured the same machine about
-      twice as slow as the day before). Every job still reaches its oracle with no retries.
-      The jobs exist before the operator starts, as after an operator restart or a leader
-      handover, so each starts at a point of its first window chosen from its uid
+      What the runs show (three runs, 2026-12-05 at bb75726, the machine otherwise idle; each
+      cell the median, the range in brackets): with its 4 scheduler threads the operator
+      decides on time for 1 and 100 jobs — p99 11.1 and 11.0 s between a job's decisions, 10.5
+      and 10.4 s after each job's rescale (the target is 1.5 x the 10 s window, 15 s; a
+      decision comes a window and a refresh apart) — **but not for 1,000 on this machine**:
+      p99 16.3 s (15.6-18.0), though 10.7 s after the rescales, and 4,179 decisions in the
+      minute. The three runs of 2026-12-03 at c6a0fb7 gave 16.6 s (16.1-20.7) and 3,884
+      decisions; a run of 2026-12-02 made 4,735 at p99 11.2 s, and the same 1,000 jobs on the
+      builds before and after that day's changes gave 22.4-25.3 s alike: the machine's speed
+      varies from day to day more than the code changed it. Every job still reaches its oracle
+      with no retries. The jobs exist before the operator starts, as after an operator restart
+      or a leader handover, so each starts at a point of its first window chosen from its uid
       (`StartSpread`; a job created later starts at once); before that, all 1,000 started
-      together and the p99 was 17.2 s on the earlier machine. The JVM's threads stay at 41-59
+      together and the p99 was 17.2 s on the earlier machine. The JVM's threads stay at 42-58
       whatever the number of jobs, 4 of them the scheduler's. Found by this benchmark earlier: a
       poll slept on a shared thread while Flink's metric store refreshed (up to 1 s a poll; 0
       decisions at 1,000 jobs): it now comes back when the refresh has landed; and the JDK's

@@ -83,7 +83,10 @@ final class ReplaySection {
         Memory does not grow with the recording (heap after GC is flat from 1 h to 24 h, and the
         24 h replay fits in 24 MiB); throughput grows with length because the first second is JIT
         warm-up. `--report` keeps one point per window and vertex for its charts, the only part
-        that grows.
+        that grows. The would-be rescales fell from 1, 2 and 20 (1 h, 6 h, 24 h; runs of
+        2026-12-03) to 0, 0 and 15 on 2026-12-05 (at bb75726): a scale-down of a vertex below the
+        job's largest frees no slot and now waits for a rescale the job needs (`NO_SLOT_FREED`,
+        66bde17); the build before it (3883899) still makes 1, 2 and 20 on the same recordings.
         """);
   }
 }
