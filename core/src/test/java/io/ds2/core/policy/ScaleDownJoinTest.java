@@ -4,13 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ds2.core.Observations;
 import io.ds2.core.estimate.Reason;
 import io.ds2.core.estimate.ReasonCode;
-import io.ds2.core.graph.Edge;
-import io.ds2.core.graph.JobGraph;
-import io.ds2.core.graph.Vertex;
-import io.ds2.core.options.Ds2Options;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -25,33 +20,19 @@ import org.junit.jupiter.api.Test;
  * SlotSavingTest}).
  */
 class ScaleDownJoinTest {
-  private static final JobGraph GRAPH =
-      JobGraph.of(
-          List.of(
-              new Vertex("s", "Source", 128), new Vertex("a", "A", 128), new Vertex("b", "B", 128)),
-          List.of(new Edge("s", "a", "REBALANCE"), new Edge("a", "b", "REBALANCE")));
   private Instant now = Instant.parse("2026-01-01T00:00:00Z");
 
   private static ScalingPolicy policy(String delay) {
-    return new ScalingPolicy(
-        Ds2Options.fromMap(
-            Map.of(
-                "activation", "1",
-                "window", "30s",
-                "scale-down-delay", delay,
-                "scale-down-threshold", "0")));
+    return TwoStageWindows.policy(delay);
   }
 
   /** One 30 s window: A at {@code pa} costing {@code costA} ms a record, B likewise. */
   private Decision decide(ScalingPolicy policy, double costA, int pa, double costB, int pb) {
     now = now.plus(Duration.ofSeconds(30));
-    double records = 1000 * 30;
-    Observations obs =
-        new Observations(30)
-            .source("s", 1, records)
-            .operator("a", pa, records, records, records * costA)
-            .operator("b", pb, records, records, records * costB);
-    return policy.decide(GRAPH, obs.estimate(GRAPH, "s", 1000, policy.options()), now);
+    return policy.decide(
+        TwoStageWindows.GRAPH,
+        TwoStageWindows.window(TwoStageWindows.GRAPH, policy.options(), costA, pa, costB, pb),
+        now);
   }
 
   private static Map<String, Integer> rescale(Decision d) {

@@ -4,13 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ds2.core.Observations;
 import io.ds2.core.estimate.Reason;
 import io.ds2.core.estimate.ReasonCode;
-import io.ds2.core.graph.Edge;
 import io.ds2.core.graph.JobGraph;
-import io.ds2.core.graph.Vertex;
-import io.ds2.core.options.Ds2Options;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -27,22 +23,11 @@ class SlotSavingTest {
   private Instant now = Instant.parse("2026-01-01T00:00:00Z");
 
   private static JobGraph graph(Optional<String> groupOfA) {
-    return JobGraph.of(
-        List.of(
-            new Vertex("s", "Source", 128),
-            new Vertex("a", "A", 128, groupOfA),
-            new Vertex("b", "B", 128)),
-        List.of(new Edge("s", "a", "REBALANCE"), new Edge("a", "b", "REBALANCE")));
+    return TwoStageWindows.graph(groupOfA);
   }
 
   private static ScalingPolicy policy() {
-    return new ScalingPolicy(
-        Ds2Options.fromMap(
-            Map.of(
-                "activation", "1",
-                "window", "30s",
-                "scale-down-delay", "60s",
-                "scale-down-threshold", "0")));
+    return TwoStageWindows.policy("60s");
   }
 
   /** One 30 s window: A at {@code pa} costing {@code costA} ms a record, B likewise. */
@@ -55,13 +40,8 @@ class SlotSavingTest {
       double costB,
       int pb) {
     now = now.plus(Duration.ofSeconds(30));
-    double records = 1000 * 30;
-    Observations obs =
-        new Observations(30)
-            .source("s", 1, records)
-            .operator("a", pa, records, records, records * costA)
-            .operator("b", pb, records, records, records * costB);
-    return policy.decide(graph, obs.estimate(graph, "s", 1000, policy.options()), slots, now);
+    return policy.decide(
+        graph, TwoStageWindows.window(graph, policy.options(), costA, pa, costB, pb), slots, now);
   }
 
   private Decision decide(ScalingPolicy policy, double costA, int pa, double costB, int pb) {
