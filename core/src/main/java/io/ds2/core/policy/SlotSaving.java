@@ -57,7 +57,9 @@ final class SlotSaving {
                     + targets[i]
                     + "; "
                     + message
-                    + (extra[i] == null ? "" : " (" + extra[i].message() + ")"));
+                    + (extra[i] == null || extra[i].code() == ReasonCode.SCALE_DOWN_JOINED
+                        ? "" // a join that is not made: its text would say it is
+                        : " (" + extra[i].message() + ")"));
         targets[i] = current[i];
       }
     }
