@@ -5,8 +5,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.ds2.core.policy.SlotCapacity;
 import io.ds2.flink.dto.ClusterOverview;
 import io.ds2.flink.dto.JobDetails;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.OptionalInt;
 
 /** How many slots a job can get in the cluster its REST API belongs to. */
@@ -14,10 +16,9 @@ public final class ClusterSlots {
   private ClusterSlots() {}
 
   /**
-   * The slots free in the cluster plus those the job holds (its largest vertex parallelism, under
-   * the default slot sharing), from {@code /overview}; unknown where the cluster starts task
-   * managers on demand (native Kubernetes or YARN, by {@code execution.target}: its free slots are
-   * no limit there) and where reading failed.
+   * The slots free in the cluster plus those the job holds ({@link #held}), from {@code /overview};
+   * unknown where the cluster starts task managers on demand (native Kubernetes or YARN, by {@code
+   * execution.target}: its free slots are no limit there) and where reading failed.
    */
   public static SlotCapacity of(FlinkRestClient client, String jobId) {
     try {
@@ -26,7 +27,7 @@ public final class ClusterSlots {
       }
       ClusterOverview o = client.get("/overview", ClusterOverview.class);
       JobDetails d = client.get("/jobs/" + jobId, JobDetails.class);
-      int held = d.vertices().stream().mapToInt(JobDetails.Vertex::parallelism).max().orElse(0);
+      int held = held(d.vertices());
       return SlotCapacity.of(
           o.slotsAvailable() + held,
           "the cluster's "
@@ -38,6 +39,19 @@ public final class ClusterSlots {
     } catch (FlinkRestException e) {
       return SlotCapacity.unknown();
     }
+  }
+
+  /**
+   * The slots a job holds: per slot-sharing group its largest vertex's parallelism, summed (a
+   * vertex whose group is not reported, before Flink 1.19, is in the default group).
+   */
+  static int held(List<JobDetails.Vertex> vertices) {
+    Map<String, Integer> largest = new HashMap<>();
+    for (JobDetails.Vertex v : vertices) {
+      String group = v.slotSharingGroupId() == null ? "" : v.slotSharingGroupId().strip();
+      largest.merge(group, v.parallelism(), Math::max);
+    }
+    return largest.values().stream().mapToInt(Integer::intValue).sum();
   }
 
   /** The slots the cluster's task managers have now ({@code /overview}), if it answers. */

@@ -113,7 +113,8 @@ public enum ReasonCode {
   POINTWISE_INPUT,
   /**
    * The job can get fewer task slots than the target asks (the cluster's free slots and those it
-   * holds, or a configured limit): capped there, so ds2 never asks for what cannot run.
+   * holds, or a configured limit; the job needs its largest vertex per slot-sharing group, summed):
+   * capped there, so ds2 never asks for what cannot run.
    */
   SLOT_LIMIT,
   /**

@@ -180,14 +180,14 @@ public final class ScalingPolicy implements DecisionPolicy {
     SlotCapacity slots = capacity.min(configured());
     if (changes) {
       // Capped first: a change the slots take back is no rescale for a due scale-down to join.
-      SlotLimit.apply(proposals, targets, extra, slots);
+      SlotLimit.apply(graph, proposals, targets, extra, slots);
       changes = VertexTargets.changed(proposals, targets);
     }
     if (changes) {
       joinDueScaleDowns(proposals, targets, extra, now);
       // Joins a rescale, never starts one: alone, a consumer at its capacity flips between windows.
       PointwiseInputs.raise(graph, estimate, targets, extra, options);
-      SlotLimit.apply(proposals, targets, extra, slots);
+      SlotLimit.apply(graph, proposals, targets, extra, slots);
       // Raising may take a scale-down back (then nothing changes), or leave only scale-downs.
       changes =
           VertexTargets.changed(proposals, targets)

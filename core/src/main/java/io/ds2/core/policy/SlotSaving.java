@@ -3,11 +3,8 @@ package io.ds2.core.policy;
 import io.ds2.core.estimate.Reason;
 import io.ds2.core.estimate.ReasonCode;
 import io.ds2.core.graph.JobGraph;
-import io.ds2.core.graph.Vertex;
 import io.ds2.core.policy.VertexTargets.Proposal;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A rescale that only lowers vertices and frees no task slot is not worth a restart. Under slot
@@ -39,8 +36,9 @@ final class SlotSaving {
     if (!lowered) {
       return false;
     }
-    int now = slots(graph, proposals, current);
-    if (slots(graph, proposals, targets) < now) {
+    SlotGroups groups = SlotGroups.of(graph, proposals);
+    int now = groups.held(current);
+    if (groups.held(targets) < now) {
       return false;
     }
     String message =
@@ -64,19 +62,5 @@ final class SlotSaving {
       }
     }
     return true;
-  }
-
-  /** Slots a job at {@code parallelism} holds: the sum over groups of the group's largest. */
-  private static int slots(JobGraph graph, List<Proposal> proposals, int[] parallelism) {
-    Map<String, Integer> largest = new HashMap<>();
-    for (int i = 0; i < parallelism.length; i++) {
-      String group =
-          graph
-              .vertex(proposals.get(i).estimate().vertexId())
-              .flatMap(Vertex::slotSharingGroup)
-              .orElse("");
-      largest.merge(group, parallelism[i], Math::max);
-    }
-    return largest.values().stream().mapToInt(Integer::intValue).sum();
   }
 }
