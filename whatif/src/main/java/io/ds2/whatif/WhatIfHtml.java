@@ -169,7 +169,9 @@ public final class WhatIfHtml {
           .append(rate(r.targetInputRate()))
           .append("</tr>\n");
     }
-    return sb.append("</table>\n<p>Slots (one slot-sharing group): ")
+    return sb.append("</table>\n<p>Slots (")
+        .append(WhatIfSummary.slotGroups(s.plan()))
+        .append("): ")
         .append(WhatIfSummary.slots(s.plan(), false))
         .append(" for the last window, ")
         .append(WhatIfSummary.slots(s.plan(), true))

@@ -2,6 +2,7 @@ package io.ds2.whatif;
 
 import io.ds2.core.estimate.SourceDemand;
 import io.ds2.core.estimate.VertexEstimate;
+import io.ds2.core.graph.Vertex;
 import io.ds2.core.policy.Action;
 import io.ds2.core.policy.Decision;
 import io.ds2.core.policy.VertexDecision;
@@ -62,7 +63,8 @@ public final class WhatIfSummary implements WhatIf.Listener {
       int peak,
       Instant peakAt,
       OptionalDouble trueRatePerInstance,
-      OptionalDouble targetInputRate) {}
+      OptionalDouble targetInputRate,
+      String slotSharingGroup) {}
 
   /** A line of the recording's own log, or a problem met during the replay. */
   public record Note(Instant time, String kind, String message) {}
@@ -106,7 +108,9 @@ public final class WhatIfSummary implements WhatIf.Listener {
               o.backlog()
                   .map(b -> OptionalDouble.of(b.pendingAtEnd()))
                   .orElse(OptionalDouble.empty())));
-      updatePlan(d.time(), v, e);
+      String group =
+          topology.graph().vertex(v.vertexId()).flatMap(Vertex::slotSharingGroup).orElse("");
+      updatePlan(d.time(), v, e, group);
     }
     String action = d.action() instanceof Action.Hold h ? h.reason().code().name() : "RESCALE";
     if (keepWindows) {
@@ -117,7 +121,7 @@ public final class WhatIfSummary implements WhatIf.Listener {
     }
   }
 
-  private void updatePlan(Instant time, VertexDecision v, VertexEstimate e) {
+  private void updatePlan(Instant time, VertexDecision v, VertexEstimate e, String group) {
     PlanRow old = plan.get(v.vertexId());
     boolean peak = old == null || v.recommended() > old.peak();
     plan.put(
@@ -131,7 +135,8 @@ public final class WhatIfSummary implements WhatIf.Listener {
             peak ? v.recommended() : old.peak(),
             peak ? time : old.peakAt(),
             e.trueProcessingRatePerInstance(),
-            e.targetInputRate()));
+            e.targetInputRate(),
+            group));
   }
 
   private void noteRescale(Decision d, Action.Rescale r) {
@@ -240,9 +245,21 @@ public final class WhatIfSummary implements WhatIf.Listener {
     return problemCount;
   }
 
-  /** Slots the plan needs with Flink's default (one) slot-sharing group: the widest vertex. */
+  /**
+   * Slots the plan needs: per slot-sharing group its widest vertex, summed (at the peak, each
+   * vertex's own peak: at most that).
+   */
   public static int slots(List<PlanRow> rows, boolean peak) {
-    return rows.stream().mapToInt(r -> peak ? r.peak() : r.recommended()).max().orElse(0);
+    Map<String, Integer> widest = new LinkedHashMap<>();
+    rows.forEach(
+        r -> widest.merge(r.slotSharingGroup(), peak ? r.peak() : r.recommended(), Math::max));
+    return widest.values().stream().mapToInt(Integer::intValue).sum();
+  }
+
+  /** How the slot count is made, for its label: one slot-sharing group, or how many. */
+  public static String slotGroups(List<PlanRow> rows) {
+    long groups = rows.stream().map(PlanRow::slotSharingGroup).distinct().count();
+    return groups <= 1 ? "one slot-sharing group" : groups + " slot-sharing groups, summed";
   }
 
   @Override

@@ -95,8 +95,10 @@ public final class WhatIfText implements WhatIf.Listener {
       }
       out.print(TextTable.render(rows));
       out.printf(
-          "Slots (one slot-sharing group): %d for the last window, %d at the peak%n",
-          WhatIfSummary.slots(plan, false), WhatIfSummary.slots(plan, true));
+          "Slots (%s): %d for the last window, %d at the peak%n",
+          WhatIfSummary.slotGroups(plan),
+          WhatIfSummary.slots(plan, false),
+          WhatIfSummary.slots(plan, true));
     }
     out.println();
     List<WouldRescale> rescales = s.rescales();

@@ -1,0 +1,41 @@
+package io.ds2.whatif;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.ds2.whatif.WhatIfSummary.PlanRow;
+import java.time.Instant;
+import java.util.List;
+import java.util.OptionalDouble;
+import org.junit.jupiter.api.Test;
+
+class WhatIfSummaryTest {
+  private static PlanRow row(String id, int recommended, int peak, String group) {
+    return new PlanRow(
+        id,
+        id,
+        false,
+        1,
+        recommended,
+        peak,
+        Instant.EPOCH,
+        OptionalDouble.empty(),
+        OptionalDouble.empty(),
+        group);
+  }
+
+  @Test
+  void thePlanNeedsTheWidestVertexOfEachSlotSharingGroup() {
+    List<PlanRow> plan = List.of(row("a", 2, 4, ""), row("b", 6, 8, ""), row("c", 3, 5, "heavy"));
+    assertEquals(9, WhatIfSummary.slots(plan, false));
+    assertEquals(13, WhatIfSummary.slots(plan, true));
+    assertEquals("2 slot-sharing groups, summed", WhatIfSummary.slotGroups(plan));
+  }
+
+  @Test
+  void inFlinksDefaultGroupTheWidestVertexIsAllItNeeds() {
+    List<PlanRow> plan = List.of(row("a", 2, 4, ""), row("b", 6, 8, ""));
+    assertEquals(6, WhatIfSummary.slots(plan, false));
+    assertEquals(8, WhatIfSummary.slots(plan, true));
+    assertEquals("one slot-sharing group", WhatIfSummary.slotGroups(plan));
+  }
+}
