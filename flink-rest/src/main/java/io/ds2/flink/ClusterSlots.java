@@ -2,13 +2,12 @@ package io.ds2.flink;
 
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.ds2.core.graph.SlotSharing;
 import io.ds2.core.policy.SlotCapacity;
 import io.ds2.flink.dto.ClusterOverview;
 import io.ds2.flink.dto.JobDetails;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.OptionalInt;
 
 /** How many slots a job can get in the cluster its REST API belongs to. */
@@ -46,12 +45,13 @@ public final class ClusterSlots {
    * vertex whose group is not reported, before Flink 1.19, is in the default group).
    */
   static int held(List<JobDetails.Vertex> vertices) {
-    Map<String, Integer> largest = new HashMap<>();
-    for (JobDetails.Vertex v : vertices) {
-      String group = v.slotSharingGroupId() == null ? "" : v.slotSharingGroupId().strip();
-      largest.merge(group, v.parallelism(), Math::max);
-    }
-    return largest.values().stream().mapToInt(Integer::intValue).sum();
+    return SlotSharing.held(
+        vertices,
+        v ->
+            v.slotSharingGroupId() == null || v.slotSharingGroupId().isBlank()
+                ? SlotSharing.DEFAULT_GROUP
+                : v.slotSharingGroupId(),
+        JobDetails.Vertex::parallelism);
   }
 
   /** The slots the cluster's task managers have now ({@code /overview}), if it answers. */

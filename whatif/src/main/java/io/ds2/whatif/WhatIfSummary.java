@@ -2,7 +2,7 @@ package io.ds2.whatif;
 
 import io.ds2.core.estimate.SourceDemand;
 import io.ds2.core.estimate.VertexEstimate;
-import io.ds2.core.graph.Vertex;
+import io.ds2.core.graph.SlotSharing;
 import io.ds2.core.policy.Action;
 import io.ds2.core.policy.Decision;
 import io.ds2.core.policy.VertexDecision;
@@ -109,7 +109,11 @@ public final class WhatIfSummary implements WhatIf.Listener {
                   .map(b -> OptionalDouble.of(b.pendingAtEnd()))
                   .orElse(OptionalDouble.empty())));
       String group =
-          topology.graph().vertex(v.vertexId()).flatMap(Vertex::slotSharingGroup).orElse("");
+          topology
+              .graph()
+              .vertex(v.vertexId())
+              .map(SlotSharing::groupOf)
+              .orElse(SlotSharing.DEFAULT_GROUP);
       updatePlan(d.time(), v, e, group);
     }
     String action = d.action() instanceof Action.Hold h ? h.reason().code().name() : "RESCALE";
@@ -250,10 +254,8 @@ public final class WhatIfSummary implements WhatIf.Listener {
    * vertex's own peak: at most that).
    */
   public static int slots(List<PlanRow> rows, boolean peak) {
-    Map<String, Integer> widest = new LinkedHashMap<>();
-    rows.forEach(
-        r -> widest.merge(r.slotSharingGroup(), peak ? r.peak() : r.recommended(), Math::max));
-    return widest.values().stream().mapToInt(Integer::intValue).sum();
+    return SlotSharing.held(
+        rows, PlanRow::slotSharingGroup, r -> peak ? r.peak() : r.recommended());
   }
 
   /** How the slot count is made, for its label: one slot-sharing group, or how many. */
