@@ -47,10 +47,7 @@ public final class ClusterSlots {
   static int held(List<JobDetails.Vertex> vertices) {
     return SlotSharing.held(
         vertices,
-        v ->
-            v.slotSharingGroupId() == null || v.slotSharingGroupId().isBlank()
-                ? SlotSharing.DEFAULT_GROUP
-                : v.slotSharingGroupId(),
+        v -> v.slotSharingGroup().orElse(SlotSharing.DEFAULT_GROUP),
         JobDetails.Vertex::parallelism);
   }
 

@@ -9,7 +9,6 @@ import io.ds2.flink.FlinkRestException.Kind;
 import io.ds2.flink.dto.JobDetails;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /** A job's topology read from {@code GET /jobs/:jid} (vertices and plan). */
 final class JobTopologies {
@@ -31,11 +30,7 @@ final class JobTopologies {
       }
       int max = v.maxParallelism() > 0 ? v.maxParallelism() : DEFAULT_MAX_PARALLELISM;
       vertices.add(
-          new Vertex(
-              v.id(),
-              v.name() == null ? v.id() : v.name(),
-              max,
-              Optional.ofNullable(v.slotSharingGroupId()).filter(g -> !g.isBlank())));
+          new Vertex(v.id(), v.name() == null ? v.id() : v.name(), max, v.slotSharingGroup()));
     }
     List<Edge> edges = new ArrayList<>();
     for (JobDetails.Node n : d.plan().nodes()) {

@@ -3,6 +3,7 @@ package io.ds2.flink.dto;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** {@code GET /jobs/:jid}: state, last state-change times, vertices and the plan (edges). */
 public record JobDetails(
@@ -20,7 +21,12 @@ public record JobDetails(
       int parallelism,
       int maxParallelism,
       String status,
-      String slotSharingGroupId) {}
+      String slotSharingGroupId) {
+    /** The vertex's slot-sharing group, empty where Flink names none (before 1.19) or a blank. */
+    public Optional<String> slotSharingGroup() {
+      return Optional.ofNullable(slotSharingGroupId).filter(g -> !g.isBlank());
+    }
+  }
 
   public record Plan(List<Node> nodes) {}
 
