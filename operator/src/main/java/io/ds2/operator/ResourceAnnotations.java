@@ -13,15 +13,16 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
  * What ds2 keeps on one resource's annotations: the job's saved state (policy state, keyed history,
- * demand history) as its {@link StateStore}, and the last decision. Values are set during a step
- * and written by {@link #flush} in one merge patch, only those that changed, so a steady job costs
- * no API call and a decision at most one.
+ * demand history, rescale times) as its {@link StateStore}, and the last decision. Values are set
+ * during a step and written by {@link #flush} in one merge patch, only those that changed, so a
+ * steady job costs no API call and a decision at most one.
  */
 final class ResourceAnnotations implements StateStore {
   private final Supplier<GenericKubernetesResource> current;
@@ -67,17 +68,27 @@ final class ResourceAnnotations implements StateStore {
         && history.get() instanceof DemandHistoryAnnotation.Unreadable bad) {
       events.warning(r, EventRecorder.Reason.InvalidAnnotation, bad.why());
     }
+    List<Duration> rescales = List.of();
+    Optional<RescaleTimesAnnotation.Read> times = RescaleTimesAnnotation.read(annotations);
+    if (times.isPresent() && times.get() instanceof RescaleTimesAnnotation.Restored restored) {
+      rescales = restored.rescales();
+    } else if (times.isPresent() && times.get() instanceof RescaleTimesAnnotation.Unreadable bad) {
+      events.warning(r, EventRecorder.Reason.InvalidAnnotation, bad.why());
+    }
     if (annotations != null) {
       for (String key :
           new String[] {
-            PolicyStateAnnotation.KEY, KeyedHistoryAnnotation.KEY, DemandHistoryAnnotation.KEY
+            PolicyStateAnnotation.KEY,
+            KeyedHistoryAnnotation.KEY,
+            DemandHistoryAnnotation.KEY,
+            RescaleTimesAnnotation.KEY
           }) {
         if (annotations.containsKey(key)) {
           written.put(key, annotations.get(key));
         }
       }
     }
-    return new SavedState(PolicyStateAnnotation.read(annotations), keyed, demand);
+    return new SavedState(PolicyStateAnnotation.read(annotations), keyed, demand, rescales);
   }
 
   @Override
@@ -85,6 +96,9 @@ final class ResourceAnnotations implements StateStore {
     state.policy().ifPresent(p -> set(PolicyStateAnnotation.KEY, PolicyStateAnnotation.write(p)));
     set(KeyedHistoryAnnotation.KEY, KeyedHistoryAnnotation.write(state.keyed()));
     saveDemand(state.demand());
+    if (!state.rescales().isEmpty()) {
+      set(RescaleTimesAnnotation.KEY, RescaleTimesAnnotation.write(state.rescales()));
+    }
   }
 
   /**

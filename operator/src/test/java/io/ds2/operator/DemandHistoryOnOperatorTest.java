@@ -19,8 +19,9 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * A demand history kept on the resource is what a restarted controller (or a new leader) forecasts
- * from at once; a forecast above the measured demand is a Kubernetes event.
+ * A demand history and rescale times kept on the resource are what a restarted controller (or a new
+ * leader) forecasts from at once, as far ahead as the job's rescales take; a forecast above the
+ * measured demand is a Kubernetes event.
  */
 @EnableKubernetesMockClient(crud = true)
 class DemandHistoryOnOperatorTest {
@@ -59,7 +60,9 @@ class DemandHistoryOnOperatorTest {
             Map.entry("ds2.io/forecast", "advise"),
             Map.entry("ds2.io/forecast-period", "20m"),
             Map.entry("ds2.io/forecast-bucket", "1m"),
-            Map.entry(DemandHistoryAnnotation.KEY, history)),
+            Map.entry(DemandHistoryAnnotation.KEY, history),
+            // The job's last rescales took up to 120 s: the lead time, 122 s with the 2 s window.
+            Map.entry(RescaleTimesAnnotation.KEY, "[40.5,120.0]")),
         Map.of(),
         Map.of());
     FakeJob job = OperatorTestSupport.fakeJob();
@@ -78,6 +81,7 @@ class DemandHistoryOnOperatorTest {
     assertTrue(message.startsWith("forecast: Source: In up to "), message);
     assertTrue(message.contains("(now 300.0/s)"), message);
     assertTrue(message.contains("would need") && message.contains("(advice only)"), message);
+    assertTrue(message.contains("within 122 s"), message);
     assertTrue(
         OperatorTestSupport.events(client, "InvalidAnnotation").isEmpty(),
         "the history was read as written");

@@ -16,6 +16,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -82,6 +83,11 @@ public final class DemandForecast {
       rescales.removeFirst();
     }
     rescales.addLast(took);
+  }
+
+  /** The recent rescale times the lead time follows, oldest first (to be saved). */
+  public List<Duration> recentRescales() {
+    return List.copyOf(rescales);
   }
 
   /**

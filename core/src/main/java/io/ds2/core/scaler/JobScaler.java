@@ -4,7 +4,6 @@ import io.ds2.core.estimate.DemandScenario;
 import io.ds2.core.estimate.Estimate;
 import io.ds2.core.estimate.RateModel;
 import io.ds2.core.forecast.DemandForecast;
-import io.ds2.core.forecast.DemandHistory;
 import io.ds2.core.forecast.ForecastSizing;
 import io.ds2.core.graph.JobGraph;
 import io.ds2.core.keyed.KeyedHistory;
@@ -92,6 +91,7 @@ public final class JobScaler {
     if (forecast != null) {
       // A history counted in other buckets (the option changed) is not restored: learnt anew.
       forecast.history().restore(saved.demand());
+      saved.rescales().forEach(forecast::rescaleTook);
     }
   }
 
@@ -99,10 +99,10 @@ public final class JobScaler {
   public SavedState saved() {
     Optional<ScalingPolicy.State> state =
         policy instanceof ScalingPolicy p ? Optional.of(p.state()) : Optional.empty();
-    return new SavedState(
-        state,
-        keyedHistory,
-        forecast == null ? DemandHistory.Snapshot.EMPTY : forecast.history().snapshot());
+    return forecast == null
+        ? new SavedState(state, keyedHistory)
+        : new SavedState(
+            state, keyedHistory, forecast.history().snapshot(), forecast.recentRescales());
   }
 
   /** The first action: poll the job for a window. */

@@ -185,4 +185,25 @@ class JobScalerTest {
         problems.get(0).text());
     assertInstanceOf(ScalerEvent.Decided.class, events.get(events.size() - 1), "and it decides");
   }
+
+  @Test
+  void theForecastsRescaleTimesAreSavedAndRestored() {
+    List<Duration> took = List.of(Duration.ofSeconds(90), Duration.ofMillis(120_500));
+    SavedState saved =
+        new SavedState(
+            java.util.Optional.empty(),
+            io.ds2.core.keyed.KeyedHistory.empty(),
+            io.ds2.core.forecast.DemandHistory.Snapshot.EMPTY,
+            took);
+    JobScaler predictive =
+        new JobScaler(
+            new ScalingPolicy(OPTIONS.with(Map.of(Ds2Options.FORECAST, "act"))),
+            DemandScenario.measured(),
+            Mode.ACT,
+            Duration.ofMillis(250));
+    predictive.restore(saved);
+    assertEquals(took, predictive.saved().rescales(), "a new instance looks ahead by them");
+    scaler.restore(saved);
+    assertTrue(scaler.saved().rescales().isEmpty(), "without a forecast nothing is kept");
+  }
 }
