@@ -28,8 +28,34 @@ final class DiurnalSection {
 
   static final String NOTES =
       """
-      Notes (2026-12-04; two runs of each ds2 controller, none of the Flink autoscaler, so
-      nothing is judged yet): reactive run 1 was made at 9ac4b40, run 2 at f8964ae (whose ds2
+      Notes (2026-12-05; two runs of each ds2 controller and one of the Flink autoscaler, so
+      nothing is judged yet). The Flink autoscaler's run 1 (at f065d05; its code is the
+      library's, `flink-autoscaler` 1.10.0, capped at the cluster's 24 slots as its users cap
+      it; builds, unit tests, one 55 s MiniCluster test and replays ran beside it at nice 19
+      in its first 25 minutes, before the judged days): 1/1/1 -> 2/1/2 at 377 s and 6/1/8 at
+      742 s, when its first 5-minute windows had filled, then every scale-down delayed by its
+      1-hour `scale-down.interval` (the log says so 60 times): three of these compressed
+      days, so it held the lunch level to the end. From the third day it is behind 0 s with
+      no rescale, at 19,195 slot-seconds: 1.37 x reactive ds2's median, 1.21 x
+      predictive's. Over the whole run it is behind 678 s (its first 742 s, the first day's
+      ramp and lunch, at 1 and 2) against ds2's 22-54 s. On days of 24 hours its hour would
+      let it step down each evening; on this bench the interval is the compression's cost
+      to it, as the scale-down delay and the forecast's hold are to ds2 (below).
+      Where predictive ds2's 1.13 x goes, replayed: `bin/ds2 whatif --recording R
+      --side-by-side --forecast-period=20m --forecast-bucket=1m` runs each ds2 recording's
+      demand again on the job learnt from it (a fluid; ds2's own core, policy and forecast),
+      reactive and predictive. From the third day (the run cut at 2,400 s subtracted), over
+      the four recordings: reactive behind 59-114 s, 14,433-14,835 slot-seconds, 11-12
+      rescales; predictive behind 4-5 s, 16,182-16,439 (1.11-1.12 x), 4-5 rescales: the live
+      pattern. With the hold of scale-downs (`FORECAST_HOLDS_DOWN`: over the lead time and
+      the 5-minute scale-down delay) cut to the lead time alone (a one-line change, not
+      kept): 1.03-1.05 x, 9-10 rescales, behind 9-10 s. The hold is the cost: on 20-minute
+      days its horizon (63 s + 300 s, 7.3 hours of day-clock) reaches from the night into
+      the morning ramp and holds the Join at the morning's level most of the night, where on
+      days of 24 hours it is the last 6 minutes before a ramp. It is kept. The ds2 runs below
+      predate `NO_SLOT_FREED` (66bde17), which holds some of the Join's lone scale-downs here
+      (replayed, 1-4 decisions a run): their three runs each are to be made again on one
+      commit. Reactive run 1 was made at 9ac4b40, run 2 at f8964ae (whose ds2
       code adds only the smaller hidden-lag step b63cdee, which no decision here takes: no
       SOURCE_LAG_HIDDEN in either run); the predictive ones at cc78326 and 65fe3ab (the same
       ds2 code: the forecast's weight fix fbcc078, the drain hold 7797a85 and the scale-down
