@@ -11,8 +11,8 @@ import java.nio.file.Path;
 final class KafkaNexmarkSection {
   static final String NOTES =
       """
-      Notes (2026-12-05, one run each, Flink 1.20.5). ds2 at 0.7: Q1, Q2, Q5 and Q8 at e351ad7,
-      Q3 at 9618907, Q11 at bb75726 (on the fix below). The Flink autoscaler
+      Notes (2026-12-05, one run each, Flink 1.20.5). ds2 at 0.7: Q1 and Q5 at 6abc017 (with
+      `NO_SLOT_FREED`, below), Q2 and Q8 at e351ad7, Q3 at 9618907, Q11 at bb75726. The Flink autoscaler
       (`flink-autoscaler` 1.10.0) at its documentation's example and target 0.7: Q1, Q2, Q5 and
       Q8 at 3883899, Q3 and Q11 at bb75726 with its `vertex.max-parallelism` at the cluster's
       32 slots (below). The main
@@ -21,31 +21,35 @@ final class KafkaNexmarkSection {
       above the 32 slots), Q8 400/s at 23.75 ms (14, 16 by key groups), Q11 1,833.3 bids/s at
       15 ms (40, above the 32 slots).
       - **ds2 against the Flink autoscaler**: ds2 is ahead on the backlog users feel — lag peak
-        65,798 vs 222,999 (Q1), 10,097 vs 142,367 (Q2), 89,600 vs 1,528,067 (Q3), 120,129 vs
+        50,508 vs 222,999 (Q1), 10,097 vs 142,367 (Q2), 89,600 vs 1,528,067 (Q3), 52,235 vs
         222,251 (Q5), 0 vs 367,000 (Q8), 250,051 vs 422,253 (Q11) — and on time
-        under-provisioned (92-346 s vs 366-372 s): the autoscaler cannot act before its 1-minute stabilization and 5-minute metrics
+        under-provisioned (92-304 s vs 366-372 s): the autoscaler cannot act before its 1-minute stabilization and 5-minute metrics
         window have passed (its first decision at 366-371 s in every query), ds2 acts from
-        91 s. Seconds behind: ds2 ahead on Q1 (239 vs 314), Q2 (48 vs 315), Q3 (10 vs 300), Q8
-        (10 vs 289) and Q11 (241 vs 329), **the autoscaler ahead on Q5** (311 vs 354). **The
+        89 s. Seconds behind: ds2 ahead on every query, Q1 (191 vs 314), Q2 (48 vs 315), Q3 (10
+        vs 300), Q5 (139 vs 311), Q8 (10 vs 289) and Q11 (241 vs 329); Q5's earlier ds2 run (at
+        e351ad7, before `NO_SLOT_FREED`) was behind 354 s, its source restarted for 2 -> 1 in
+        the middle of the climb. **The
         autoscaler is ahead on rescales**: one step in Q1, Q3, Q5, Q8 and Q11, two in Q2,
-        against ds2's 3-6: by the time it decides, the
+        against ds2's 3-5: by the time it decides, the
         backlog shows in the lag and its catch-up term (backlog over 5 minutes) sizes the job
         in one step, where ds2 climbs on a lag that does not yet show the backlog (below). The
         blind lag misleads it too: on Q2 its first step read 895/s for ~1,467 (8 -> 18 at 366
-        s), its second, at 819 s, 1,621/s with the backlog's catch-up (18 -> 30). It ends lower
-        on Q1 (22, busiest 71 %, against ds2's 27 at 58 %), higher on Q2 (30 at 45 % against
-        20 at 68 %), the same on Q3, Q5 and Q8 (32, 32, 16). Its slot-seconds below the
-        oracle's on Q1 and Q2 (0.70 x, 0.75 x) are its 6 minutes at 8, not savings.
+        s), its second, at 819 s, 1,621/s with the backlog's catch-up (18 -> 30). It ends at
+        about ds2's level on Q1 (22, busiest 71 %, against ds2's 23 at 68 %), higher on Q2 (30
+        at 45 % against 20 at 68 %), the same on Q3, Q5 and Q8 (32, 32, 16). Its slot-seconds
+        below the oracle's on Q1 and Q2 (0.70 x, 0.75 x) are its 6 minutes at 8, not savings.
       - **ds2 is slow where a back-pressured source's lag is blind and over where a drain is
         read as arrival.** The Events source, back-pressured by a main operator at 8, reads
         what the job takes, and its lag at Kafka's default fetch does not grow with the backlog
         (the backlog sits in the consumers' buffers and Flink's network buffers): the arrival
-        reads low (836/s for ~1,685 events/s in Q1, 946/s for ~1,467 in Q2, 949/s for ~1,685
-        in Q5) and ds2 climbs in steps (Q1 8 -> 12 -> 15 -> 20, Q5 8 -> 10 -> 15 -> 20 -> 24),
-        then the window that drains the backlog reads high and the last step overshoots: Q1
-        20 -> 27 on 2,002.8/s (it stays at 27: 27 -> 23 is below the 0.2 scale-down
-        threshold), Q5 24 -> 32 on 2,109.4/s (busiest 50 %), Q2 19 -> 25 on 1,875.8/s and back
-        to 20 at 684 s. Neither consumer gauge tells the drain
+        reads low (893/s for ~1,685 events/s in Q1, 946/s for ~1,467 in Q2, 862/s for ~1,685
+        in Q5) and ds2 climbs in steps (Q1 8 -> 12 -> 17 -> 23, Q5 8 -> 11 -> 22), then the
+        window that drains the backlog reads high and the last step overshoots: Q1 23 -> 30 on
+        2,225.5/s at 441 s, back to 23 at 812 s after the scale-down delay; Q5 22 -> 32 on
+        2,165.1/s at 343 s, busiest 49 % after it, and it stays at 32: the 26 it then asks for
+        is within the 0.2 scale-down threshold; Q2 19 -> 25 on 1,875.8/s and back to 20 at 684
+        s. The runs before (at e351ad7) did the same: Q1 20 -> 27 on 2,002.8/s, Q5 24 -> 32 on
+        2,109.4/s. Neither consumer gauge tells the drain
         (`experiments/diagnostics/fetch-gauges/README.md`); adding each subtask's records per
         fetch to its lag, as the records it holds, was tried offline on Q1 and reads no better
         (from +105 % to -35 % of the arrival per window).
@@ -58,7 +62,9 @@ final class KafkaNexmarkSection {
         longer restarts a job for a scale-down that frees none (`NO_SLOT_FREED`, 66bde17) and
         joins a due scale-down only to a rescale the cap leaves standing
         (`experiments/diagnostics/q11-late-restart/`). Replayed, the lone source scale-downs 2
-        -> 1 at the end of Q1, Q5 and Q8 are held too (one restart fewer each). Q11 on the fix:
+        -> 1 at the end of Q1, Q5 and Q8 are held too (one restart fewer each); live, Q5's
+        source stayed at 2 from 443 s to the end (`NO_SLOT_FREED` 16 times) and Q1's went to 1
+        only with the main operator's 30 -> 23 at 812 s, one restart for both. Q11 on the fix:
         8 -> 10 -> 24 -> 32 by 303 s (capped at the slots), the source's scale-down held at 725
         and 756 s (`NO_SLOT_FREED`), and it keeps up at the end, still draining (210/s, 40,335
         left, the Sessions 100 % busy while they drain).
