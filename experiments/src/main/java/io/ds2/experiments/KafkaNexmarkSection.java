@@ -11,8 +11,9 @@ import java.nio.file.Path;
 final class KafkaNexmarkSection {
   static final String NOTES =
       """
-      Notes (2026-12-05, one run each, Flink 1.20.5). ds2 at 0.7: Q1 and Q5 at 6abc017 (with
-      `NO_SLOT_FREED`, below), Q2 and Q8 at e351ad7, Q3 at 9618907, Q11 at bb75726. The Flink autoscaler
+      Notes (2026-12-05, one run each, Flink 1.20.5). ds2 at 0.7: Q1 and Q5 at 6abc017, Q8 at
+      b197c10 (the same ds2 code, with `NO_SLOT_FREED`, below), Q2 at e351ad7, Q3 at 9618907,
+      Q11 at bb75726. The Flink autoscaler
       (`flink-autoscaler` 1.10.0) at its documentation's example and target 0.7: Q1, Q2, Q5 and
       Q8 at 3883899, Q3 and Q11 at bb75726 with its `vertex.max-parallelism` at the cluster's
       32 slots (below). The main
@@ -64,7 +65,9 @@ final class KafkaNexmarkSection {
         (`experiments/diagnostics/q11-late-restart/`). Replayed, the lone source scale-downs 2
         -> 1 at the end of Q1, Q5 and Q8 are held too (one restart fewer each); live, Q5's
         source stayed at 2 from 443 s to the end (`NO_SLOT_FREED` 16 times) and Q1's went to 1
-        only with the main operator's 30 -> 23 at 812 s, one restart for both. Q11 on the fix:
+        only with the main operator's 30 -> 23 at 812 s, one restart for both; Q8's went with
+        the Window Join's 16 -> 17 at 393 s (8 -> 15 -> 16 -> 17, lag 0, busiest 65 %; its run
+        before ended at 16 with the source's lone 2 -> 1 at the end). Q11 on the fix:
         8 -> 10 -> 24 -> 32 by 303 s (capped at the slots), the source's scale-down held at 725
         and 756 s (`NO_SLOT_FREED`), and it keeps up at the end, still draining (210/s, 40,335
         left, the Sessions 100 % busy while they drain).
