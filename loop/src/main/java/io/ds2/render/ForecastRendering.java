@@ -69,7 +69,6 @@ public final class ForecastRendering {
     Outlook.Ahead a = (Outlook.Ahead) f.outlook();
     root.put("available", true);
     root.put("leadSeconds", a.lead().toSeconds());
-    root.put("holdSeconds", a.hold().toSeconds());
     root.put("error", a.error());
     ObjectNode sources = root.putObject("sources");
     a.peak()
@@ -79,7 +78,6 @@ public final class ForecastRendering {
                     .putObject(name)
                     .put("measured", a.measured().getOrDefault(name, 0.0))
                     .put("peak", peak)
-                    .put("holdPeak", a.holdPeak().getOrDefault(name, peak))
                     .put("season", a.weekly().contains(name) ? "weekly" : "daily"));
     root.put("acted", f.acted());
     ObjectNode need = root.putObject("wouldNeed");

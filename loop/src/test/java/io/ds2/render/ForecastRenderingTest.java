@@ -12,32 +12,26 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class ForecastRenderingTest {
-  /** Source Orders, 75 s of lead time, 375 s of hold. */
+  /** Source Orders, 75 s of lead time. */
   private static Outlook.Ahead orders(
-      double measured, double peak, double holdPeak, double error, Set<String> weekly) {
+      double measured, double peak, double error, Set<String> weekly) {
     return new Outlook.Ahead(
-        Duration.ofSeconds(75),
-        Map.of("Orders", measured),
-        Map.of("Orders", peak),
-        Duration.ofSeconds(375),
-        Map.of("Orders", holdPeak),
-        error,
-        weekly);
+        Duration.ofSeconds(75), Map.of("Orders", measured), Map.of("Orders", peak), error, weekly);
   }
 
   @Test
   void aForecastAboveTheMeasuredDemandSaysWhatItWouldNeed() {
     var f =
         new ScalerEvent.Forecasted(
-            orders(800, 1200, 1300, 0.04, Set.of()), Map.of("p", 4), Map.of("p", 6), false);
+            orders(800, 1200, 0.04, Set.of()), Map.of("p", 4), Map.of("p", 6), false);
     assertEquals(
         "forecast: Orders up to 1200.0/s (now 800.0/s) within 75 s (error 4 %); would need p 6"
             + " (measured: 4) (advice only)",
         ForecastRendering.line(null, f));
     assertEquals(
         "{\"type\":\"forecast\",\"time\":\"2026-01-01T00:00:00Z\",\"available\":true,"
-            + "\"leadSeconds\":75,\"holdSeconds\":375,\"error\":0.04,\"sources\":{\"Orders\":"
-            + "{\"measured\":800.0,\"peak\":1200.0,\"holdPeak\":1300.0,\"season\":\"daily\"}},\"acted\":false,\"wouldNeed\":{\"p\":6}}",
+            + "\"leadSeconds\":75,\"error\":0.04,\"sources\":{\"Orders\":"
+            + "{\"measured\":800.0,\"peak\":1200.0,\"season\":\"daily\"}},\"acted\":false,\"wouldNeed\":{\"p\":6}}",
         ForecastRendering.json(null, f, Instant.parse("2026-01-01T00:00:00Z")).toString());
   }
 
@@ -45,7 +39,7 @@ class ForecastRenderingTest {
   void aSourceForecastByItsWeekSaysSo() {
     var f =
         new ScalerEvent.Forecasted(
-            orders(300, 320, 320, 0.05, Set.of("Orders")), Map.of("p", 2), Map.of(), true);
+            orders(300, 320, 0.05, Set.of("Orders")), Map.of("p", 2), Map.of(), true);
     assertEquals(
         "forecast: Orders up to 320.0/s (now 300.0/s; by its weekly pattern) within 75 s (error 5"
             + " %); no more than measured needed",

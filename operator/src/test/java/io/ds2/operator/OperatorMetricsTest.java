@@ -87,8 +87,6 @@ class OperatorMetricsTest {
                 Duration.ofSeconds(90),
                 Map.of("Source: In", 300.0),
                 Map.of("Source: In", 450.0),
-                Duration.ofSeconds(390),
-                Map.of("Source: In", 450.0),
                 0.06,
                 Set.of()),
             Map.of("s", 1, "p", 4),

@@ -122,12 +122,6 @@ public enum ReasonCode {
    * more than the measured: raised ahead of it ({@code forecast: act}; never lowered).
    */
   FORECAST_AHEAD,
-  /**
-   * The forecast demand within the lead time and the scale-down delay needs more than a scale-down
-   * would leave: held there, at most at the current parallelism ({@code forecast: act}). A
-   * scale-down that would be undone before it lasted the delay costs two restarts.
-   */
-  FORECAST_HOLDS_DOWN,
   /** Every vertex already runs at its target. */
   NO_CHANGE
 }

@@ -36,7 +36,6 @@ public final class DemandForecast {
   private final ForecastSettings settings;
   private final Duration window;
   private final Duration warmUp;
-  private final Duration scaleDownDelay;
   private final DemandHistory history;
   private final SeasonalForecaster forecaster;
   private final Deque<Duration> rescales = new ArrayDeque<>(RESCALES);
@@ -50,7 +49,6 @@ public final class DemandForecast {
     this.settings = options.forecast();
     this.window = options.window();
     this.warmUp = options.warmUp();
-    this.scaleDownDelay = options.scaleDownDelay();
     this.history = new DemandHistory(settings.bucket(), settings.historySteps());
     this.forecaster =
         new SeasonalForecaster(settings.periodSteps(), settings.recentSteps(), settings.maxError());
@@ -100,29 +98,18 @@ public final class DemandForecast {
   }
 
   /**
-   * How far ahead a scale-down must hold: the lead time and the scale-down delay. ds2 scales down
-   * only once a lower need has lasted the delay; one the forecast says would be undone sooner than
-   * that after it runs costs two restarts for nothing (measured: the diurnal run's last night step
-   * came minutes before each morning ramp and was stepped back up within it).
-   */
-  public Duration hold() {
-    return lead().plus(scaleDownDelay);
-  }
-
-  /**
    * What the forecast says of a window decided at {@code now}, and where it rises above the
    * measured demand by more than its error, the estimate sized for it too.
    *
    * @param raised {@code measured} with every vertex raised to what the forecast needs within the
-   *     lead time, and every scale-down the forecast says would be undone within {@link #hold} held
-   *     (never lowered); empty where the forecast has nothing to add
+   *     lead time (never lowered: a scale-down the measurements ask for stands, waiting out the
+   *     scale-down delay as any does); empty where the forecast has nothing to add
    */
   public record Look(Outlook outlook, Optional<Estimate> raised) {}
 
   /**
    * Learns the window's demand, then looks ahead: the outlook, and the estimate at the forecast
-   * demand where it is higher (a second DS2 estimate over the same window; a third, at the demand
-   * within {@link #hold}, only where a vertex would scale down).
+   * demand where it is higher (a second DS2 estimate over the same window).
    */
   public Look look(
       JobGraph graph,
@@ -143,13 +130,6 @@ public final class DemandForecast {
       Estimate ahead = RateModel.estimateFor(graph, window, higher.get(), estimateOptions, keyed);
       result = ForecastSizing.raise(graph, measured, ahead, a);
     }
-    if (ForecastSizing.scalesDown(result)) {
-      Optional<DemandScenario> held = ForecastSizing.demand(graph, demand, a, a.holdPeak());
-      if (held.isPresent()) {
-        Estimate later = RateModel.estimateFor(graph, window, held.get(), estimateOptions, keyed);
-        result = ForecastSizing.hold(graph, result, later, a);
-      }
-    }
     return new Look(outlook, result == measured ? Optional.empty() : Optional.of(result));
   }
 
@@ -161,12 +141,9 @@ public final class DemandForecast {
       fittedAt = step;
     }
     Duration lead = lead();
-    Duration hold = hold();
     int steps = steps(step, now, lead);
-    int holdSteps = steps(step, now, hold);
     Map<String, Double> current = new LinkedHashMap<>();
     Map<String, Double> peak = new LinkedHashMap<>();
-    Map<String, Double> holdPeak = new LinkedHashMap<>();
     Set<String> weekly = new HashSet<>();
     double error = 0;
     for (Vertex v : graph.sources()) {
@@ -198,14 +175,13 @@ public final class DemandForecast {
       if (f.season() == SeasonalForecaster.Season.WEEKLY) {
         weekly.add(v.name());
       }
-      holdPeak.put(v.name(), f.peak(holdSteps));
       error = Math.max(error, Math.max(f.holdoutError(), f.recentError()));
     }
     if (peak.isEmpty()) {
       return new Outlook.None(
           SeasonalForecaster.Reason.NOT_ENOUGH_HISTORY, "", "no source demand measured");
     }
-    return new Outlook.Ahead(lead, current, peak, hold, holdPeak, error, weekly);
+    return new Outlook.Ahead(lead, current, peak, error, weekly);
   }
 
   /** The history steps from the one {@code now} is in to {@code ahead} after it, at least one. */

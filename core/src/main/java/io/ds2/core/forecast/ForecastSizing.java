@@ -16,11 +16,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Sizing ahead of a forecast: the demand a forecast asks for (each source's forecast peak, where
- * above what was measured), and the measured estimate raised — never lowered — to what that demand
- * needs. Scale-downs therefore come from measurements only; a forecast can only hold the job up or
- * raise it: up to what the demand within the lead time needs, and a scale-down held where the
- * demand within the lead time and the scale-down delay would need more than it leaves.
+ * Sizing ahead of a forecast: the demand a forecast asks for (each source's forecast peak within
+ * the lead time, where above what was measured), and the measured estimate raised — never lowered —
+ * to what that demand needs. Scale-downs therefore come from measurements only, and the forecast
+ * looks no further than the lead time: a lower need that has lasted the scale-down delay is stepped
+ * down as without a forecast, and raised again by it a lead time before the demand returns.
  */
 public final class ForecastSizing {
   private ForecastSizing() {}
@@ -84,64 +84,6 @@ public final class ForecastSizing {
         vertices,
         measured.targetUtilization(),
         measured.keyedHistory());
-  }
-
-  /** Whether a determined vertex of {@code e} is recommended below its current parallelism. */
-  public static boolean scalesDown(Estimate e) {
-    for (VertexEstimate v : e.vertices()) {
-      if (v.determined() && v.recommendedParallelism() < v.currentParallelism()) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * {@code sized} with each scale-down held where {@code later} (the estimate at the demand
-   * forecast within the lead time and the scale-down delay) needs more than it leaves: at that
-   * need, never above the current parallelism. A scale-down the forecast says would be undone
-   * before it has lasted the delay costs two restarts and saves little; one it does not contradict
-   * goes ahead, and the forecast never lowers a vertex. {@code sized} itself where none is held.
-   */
-  public static Estimate hold(
-      JobGraph graph, Estimate sized, Estimate later, Outlook.Ahead outlook) {
-    Map<String, VertexEstimate> byId = new HashMap<>(2 * later.vertices().size());
-    later.vertices().forEach(l -> byId.put(l.vertexId(), l));
-    List<VertexEstimate> vertices = new ArrayList<>(sized.vertices().size());
-    String why = null;
-    boolean held = false;
-    for (VertexEstimate m : sized.vertices()) {
-      VertexEstimate l = byId.get(m.vertexId());
-      int current = m.currentParallelism();
-      if (l != null
-          && m.determined()
-          && l.determined()
-          && m.recommendedParallelism() < current
-          && l.recommendedParallelism() > m.recommendedParallelism()) {
-        if (why == null) {
-          why =
-              because(graph, outlook, outlook.holdPeak(), outlook.hold())
-                  + ", the lead time and the scale-down delay: a scale-down now would be undone"
-                  + " before it had lasted the delay"
-                  + error(outlook);
-        }
-        vertices.add(
-            m.recommending(
-                Math.min(current, l.recommendedParallelism()),
-                new Reason(ReasonCode.FORECAST_HOLDS_DOWN, why)));
-        held = true;
-      } else {
-        vertices.add(m);
-      }
-    }
-    return held
-        ? new Estimate(
-            sized.window(),
-            sized.demands(),
-            vertices,
-            sized.targetUtilization(),
-            sized.keyedHistory())
-        : sized;
   }
 
   /** The parallelism of every vertex of {@code e}, by vertex id. */

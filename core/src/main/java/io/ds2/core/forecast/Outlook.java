@@ -10,8 +10,6 @@ public sealed interface Outlook {
    * @param lead how far ahead it looks: the job's rescale time, a warm-up and a window
    * @param measured each source's arrival rate in this window (records/s), by vertex name
    * @param peak each source's highest forecast arrival rate within the lead time, by vertex name
-   * @param hold how far ahead a scale-down must hold: the lead time and the scale-down delay
-   * @param holdPeak each source's highest forecast arrival rate within {@code hold}, by vertex name
    * @param error the larger of its errors over the held-out period and the latest steps
    * @param weekly the sources forecast by their weekly pattern (the others by their daily one)
    */
@@ -19,15 +17,12 @@ public sealed interface Outlook {
       Duration lead,
       Map<String, Double> measured,
       Map<String, Double> peak,
-      Duration hold,
-      Map<String, Double> holdPeak,
       double error,
       Set<String> weekly)
       implements Outlook {
     public Ahead {
       measured = Map.copyOf(measured);
       peak = Map.copyOf(peak);
-      holdPeak = Map.copyOf(holdPeak);
       weekly = Set.copyOf(weekly);
     }
   }

@@ -1,8 +1,6 @@
 package io.ds2.core.forecast;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ds2.core.estimate.DemandScenario;
@@ -20,7 +18,7 @@ import java.util.OptionalDouble;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** What the forecast may do to a measured estimate: raise it, hold a scale-down, never lower. */
+/** What the forecast may do to a measured estimate: raise it within the lead time, never lower. */
 class ForecastSizingTest {
   private static final JobGraph GRAPH =
       JobGraph.of(
@@ -32,7 +30,13 @@ class ForecastSizingTest {
           Duration.ofSeconds(70),
           Map.of("Source: Orders", 200.0),
           Map.of("Source: Orders", 210.0),
-          Duration.ofSeconds(370),
+          0.1,
+          Set.of());
+
+  private static final Outlook.Ahead OUTLOOK_RISING =
+      new Outlook.Ahead(
+          Duration.ofSeconds(70),
+          Map.of("Source: Orders", 200.0),
           Map.of("Source: Orders", 400.0),
           0.1,
           Set.of());
@@ -67,35 +71,29 @@ class ForecastSizingTest {
   }
 
   @Test
-  void aScaleDownTheLaterDemandContradictsIsHeldAtItsNeedNeverAboveTheCurrent() {
-    // Both at 6 want 3; later the source needs 4 and Work 8.
-    Estimate held = ForecastSizing.hold(GRAPH, estimate(6, 3, 3), estimate(6, 4, 8), OUTLOOK);
-    assertEquals(4, recommended(held, "s"));
-    assertEquals(6, recommended(held, "w"), "held at the current parallelism, not raised to 8");
+  void aForecastRaisesToItsNeedWithinTheLeadTimeAndNeverLowersOrHoldsBeyondIt() {
+    // Both at 6: measured, the source wants 3 and Work 3; the forecast within the lead time
+    // needs 2 for the source and 4 for Work.
+    Estimate raised =
+        ForecastSizing.raise(GRAPH, estimate(6, 3, 3), estimate(6, 2, 4), OUTLOOK_RISING);
+    assertEquals(3, recommended(raised, "s"), "never lowered to the forecast's 2");
+    assertEquals(4, recommended(raised, "w"), "raised to what the forecast needs, not held at 6");
     assertTrue(
-        held.vertex("w").orElseThrow().reasons().stream()
-            .anyMatch(r -> r.code() == ReasonCode.FORECAST_HOLDS_DOWN));
-  }
-
-  @Test
-  void theHoldNeverRaisesAndLeavesAScaleDownTheForecastDoesNotContradict() {
-    // The source stays at 4 (no scale-down: nothing to hold, although later needs 6); Work's
-    // scale-down to 3 is not contradicted (later needs 3 too).
-    Estimate sized = estimate(4, 4, 3);
-    Estimate same = ForecastSizing.hold(GRAPH, sized, estimate(4, 6, 3), OUTLOOK);
-    assertSame(sized, same);
-    assertTrue(ForecastSizing.scalesDown(sized));
-    assertFalse(ForecastSizing.scalesDown(estimate(4, 4, 5)));
+        raised.vertex("w").orElseThrow().reasons().stream()
+            .anyMatch(r -> r.code() == ReasonCode.FORECAST_AHEAD));
+    assertTrue(
+        raised.vertex("s").orElseThrow().reasons().stream()
+            .noneMatch(r -> r.code() == ReasonCode.FORECAST_AHEAD));
   }
 
   @Test
   void aForecastWithinItsErrorOfTheMeasuredAsksForNothing() {
     DemandScenario measured = DemandScenario.measured();
-    // 210/s within the lead time is within 10 % of the 200/s measured; 400/s later is not.
+    // 210/s within the lead time is within 10 % of the 200/s measured; 400/s is not.
     assertTrue(ForecastSizing.demand(GRAPH, measured, OUTLOOK, OUTLOOK.peak()).isEmpty());
     assertEquals(
         400.0,
-        ForecastSizing.demand(GRAPH, measured, OUTLOOK, OUTLOOK.holdPeak())
+        ForecastSizing.demand(GRAPH, measured, OUTLOOK_RISING, OUTLOOK_RISING.peak())
             .orElseThrow()
             .givenRates()
             .get("s"));

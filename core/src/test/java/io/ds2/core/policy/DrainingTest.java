@@ -159,8 +159,6 @@ class DrainingTest {
                 Duration.ofSeconds(90),
                 Map.of("Source: Orders", 488.0),
                 Map.of("Source: Orders", 1000.0),
-                Duration.ofSeconds(390),
-                Map.of("Source: Orders", 1000.0),
                 0.05,
                 Set.of()));
     now = now.plus(Duration.ofSeconds(30));
