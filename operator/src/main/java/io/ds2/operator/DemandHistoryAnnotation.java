@@ -38,13 +38,6 @@ final class DemandHistoryAnnotation {
 
   private DemandHistoryAnnotation() {}
 
-  /** What the annotation held: a snapshot, or why it could not be read. */
-  sealed interface Read {}
-
-  record Restored(DemandHistory.Snapshot snapshot) implements Read {}
-
-  record Unreadable(String why) implements Read {}
-
   /**
    * The annotation's value, or empty if even {@code keepAtLeast} steps per source do not fit.
    *
@@ -102,41 +95,40 @@ final class DemandHistoryAnnotation {
     return Base64.getEncoder().encodeToString(out.toByteArray());
   }
 
-  /** Nothing to restore when absent; {@link Unreadable} says what was wrong when malformed. */
-  static Optional<Read> read(Map<String, String> annotations) {
-    String text = annotations == null ? null : annotations.get(KEY);
-    if (text == null) {
-      return Optional.empty();
+  /** Nothing to restore when absent; unreadable (to be reported, then ignored) when malformed. */
+  static Optional<StateAnnotation.Read<DemandHistory.Snapshot>> read(
+      Map<String, String> annotations) {
+    return StateAnnotation.read(
+        annotations,
+        KEY,
+        DemandHistoryAnnotation::parse,
+        "the forecast learns the sources' demand anew, and forecasts after two periods");
+  }
+
+  private static DemandHistory.Snapshot parse(JsonNode root) throws StateAnnotation.Malformed {
+    if (!root.isObject()
+        || !root.path("bucketSeconds").canConvertToLong()
+        || root.get("bucketSeconds").asLong() <= 0
+        || !root.path("sources").isObject()) {
+      throw new StateAnnotation.Malformed("not an object with bucketSeconds and sources");
     }
-    try {
-      JsonNode root = JSON.readTree(text);
-      if (!root.isObject()
-          || !root.path("bucketSeconds").canConvertToLong()
-          || root.get("bucketSeconds").asLong() <= 0
-          || !root.path("sources").isObject()) {
-        return Optional.of(unreadable("not an object with bucketSeconds and sources"));
+    Map<String, DemandHistory.Saved> sources = new LinkedHashMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = root.get("sources").fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      JsonNode s = e.getValue();
+      if (!s.path("newest").canConvertToLong() || !s.path("means").isTextual()) {
+        throw new StateAnnotation.Malformed("source " + e.getKey() + " has no newest and means");
       }
-      Map<String, DemandHistory.Saved> sources = new LinkedHashMap<>();
-      for (Iterator<Map.Entry<String, JsonNode>> it = root.get("sources").fields();
-          it.hasNext(); ) {
-        Map.Entry<String, JsonNode> e = it.next();
-        JsonNode s = e.getValue();
-        if (!s.path("newest").canConvertToLong() || !s.path("means").isTextual()) {
-          return Optional.of(unreadable("source " + e.getKey() + " has no newest and means"));
-        }
-        Optional<double[]> means = decode(s.get("means").asText());
-        if (means.isEmpty()) {
-          return Optional.of(unreadable("the means of source " + e.getKey() + " do not decode"));
-        }
-        sources.put(e.getKey(), new DemandHistory.Saved(s.get("newest").asLong(), means.get()));
-      }
-      return Optional.of(
-          new Restored(
-              new DemandHistory.Snapshot(
-                  Duration.ofSeconds(root.get("bucketSeconds").asLong()), sources)));
-    } catch (IOException e) {
-      return Optional.of(unreadable("not JSON"));
+      double[] means =
+          decode(s.get("means").asText())
+              .orElseThrow(
+                  () ->
+                      new StateAnnotation.Malformed(
+                          "the means of source " + e.getKey() + " do not decode"));
+      sources.put(e.getKey(), new DemandHistory.Saved(s.get("newest").asLong(), means));
     }
+    return new DemandHistory.Snapshot(
+        Duration.ofSeconds(root.get("bucketSeconds").asLong()), sources);
   }
 
   private static Optional<double[]> decode(String text) {
@@ -160,14 +152,5 @@ final class DemandHistoryAnnotation {
     } catch (IOException | IllegalArgumentException e) {
       return Optional.empty();
     }
-  }
-
-  private static Unreadable unreadable(String why) {
-    return new Unreadable(
-        "annotation "
-            + KEY
-            + " is unreadable ("
-            + why
-            + "); the forecast learns the sources' demand anew, and forecasts after two periods");
   }
 }

@@ -31,13 +31,6 @@ final class KeyedHistoryAnnotation {
 
   private KeyedHistoryAnnotation() {}
 
-  /** What the annotation held: a history, or why it could not be read. */
-  sealed interface Read {}
-
-  record Restored(KeyedHistory history) implements Read {}
-
-  record Unreadable(String why) implements Read {}
-
   static String write(KeyedHistory history) {
     Map<String, List<SubtaskShares>> kept = new TreeMap<>(history.byVertex());
     String text = render(kept);
@@ -78,38 +71,38 @@ final class KeyedHistoryAnnotation {
     return root.toString();
   }
 
-  /** Nothing to restore when absent; {@link Unreadable} says what was wrong when malformed. */
-  static Optional<Read> read(Map<String, String> annotations) {
-    String text = annotations == null ? null : annotations.get(KEY);
-    if (text == null) {
-      return Optional.empty();
+  /** Nothing to restore when absent; unreadable (to be reported, then ignored) when malformed. */
+  static Optional<StateAnnotation.Read<KeyedHistory>> read(Map<String, String> annotations) {
+    return StateAnnotation.read(
+        annotations,
+        KEY,
+        KeyedHistoryAnnotation::parse,
+        "keyed vertices start again from what the next window shows");
+  }
+
+  private static KeyedHistory parse(JsonNode root) throws StateAnnotation.Malformed {
+    if (!root.isObject()) {
+      throw new StateAnnotation.Malformed("not a JSON object");
     }
-    try {
-      JsonNode root = JSON.readTree(text);
-      if (!root.isObject()) {
-        return Optional.of(unreadable("not a JSON object"));
+    Map<String, List<SubtaskShares>> byVertex = new HashMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      if (!e.getValue().isArray()) {
+        throw new StateAnnotation.Malformed(
+            "vertex " + e.getKey() + " has no list of observations");
       }
-      Map<String, List<SubtaskShares>> byVertex = new HashMap<>();
-      for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
-        Map.Entry<String, JsonNode> e = it.next();
-        if (!e.getValue().isArray()) {
-          return Optional.of(unreadable("vertex " + e.getKey() + " has no list of observations"));
-        }
-        List<SubtaskShares> list = new ArrayList<>();
-        for (JsonNode o : e.getValue()) {
-          Optional<SubtaskShares> s = observation(o);
-          if (s.isEmpty()) {
-            return Optional.of(
-                unreadable("an observation of vertex " + e.getKey() + " is invalid"));
-          }
-          list.add(s.get());
-        }
-        byVertex.put(e.getKey(), list);
+      List<SubtaskShares> list = new ArrayList<>();
+      for (JsonNode o : e.getValue()) {
+        list.add(
+            observation(o)
+                .orElseThrow(
+                    () ->
+                        new StateAnnotation.Malformed(
+                            "an observation of vertex " + e.getKey() + " is invalid")));
       }
-      return Optional.of(new Restored(new KeyedHistory(byVertex)));
-    } catch (java.io.IOException e) {
-      return Optional.of(unreadable("not JSON"));
+      byVertex.put(e.getKey(), list);
     }
+    return new KeyedHistory(byVertex);
   }
 
   private static Optional<SubtaskShares> observation(JsonNode o) {
@@ -156,14 +149,5 @@ final class KeyedHistoryAnnotation {
         splitOwners == null
             ? new SubtaskShares(o.get("maxParallelism").asInt(), values, cost, records)
             : SubtaskShares.ofSplits(splitOwners, values, cost, records));
-  }
-
-  private static Unreadable unreadable(String why) {
-    return new Unreadable(
-        "annotation "
-            + KEY
-            + " is unreadable ("
-            + why
-            + "); keyed vertices start again from what the next window shows");
   }
 }

@@ -3,7 +3,6 @@ package io.ds2.operator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,12 +20,6 @@ final class RescaleTimesAnnotation {
 
   private RescaleTimesAnnotation() {}
 
-  sealed interface Read {}
-
-  record Restored(List<Duration> rescales) implements Read {}
-
-  record Unreadable(String why) implements Read {}
-
   static String write(List<Duration> rescales) {
     ArrayNode seconds = JSON.createArrayNode();
     rescales.forEach(d -> seconds.add(d.toMillis() / 1000.0));
@@ -34,32 +27,26 @@ final class RescaleTimesAnnotation {
   }
 
   /** Empty if absent; unreadable (to be reported, then ignored) unless an array of seconds. */
-  static Optional<Read> read(Map<String, String> annotations) {
-    String text = annotations == null ? null : annotations.get(KEY);
-    if (text == null) {
-      return Optional.empty();
-    }
-    try {
-      JsonNode root = JSON.readTree(text);
-      if (root == null || !root.isArray()) {
-        return Optional.of(unreadable("not a JSON array of seconds"));
-      }
-      List<Duration> rescales = new ArrayList<>();
-      for (JsonNode n : root) {
-        double s = n.isNumber() ? n.asDouble() : Double.NaN;
-        if (!(s > 0) || Double.isInfinite(s)) {
-          return Optional.of(unreadable("'" + n + "' is not a positive number of seconds"));
-        }
-        rescales.add(Duration.ofMillis(Math.round(s * 1000)));
-      }
-      return Optional.of(new Restored(rescales));
-    } catch (IOException e) {
-      return Optional.of(unreadable("not JSON"));
-    }
+  static Optional<StateAnnotation.Read<List<Duration>>> read(Map<String, String> annotations) {
+    return StateAnnotation.read(
+        annotations,
+        KEY,
+        RescaleTimesAnnotation::parse,
+        "the lead time is learnt anew from the next rescale");
   }
 
-  private static Unreadable unreadable(String why) {
-    return new Unreadable(
-        "annotation " + KEY + ": " + why + "; the lead time is learnt anew from the next rescale");
+  private static List<Duration> parse(JsonNode root) throws StateAnnotation.Malformed {
+    if (!root.isArray()) {
+      throw new StateAnnotation.Malformed("not a JSON array of seconds");
+    }
+    List<Duration> rescales = new ArrayList<>();
+    for (JsonNode n : root) {
+      double s = n.isNumber() ? n.asDouble() : Double.NaN;
+      if (!(s > 0) || Double.isInfinite(s)) {
+        throw new StateAnnotation.Malformed("'" + n + "' is not a positive number of seconds");
+      }
+      rescales.add(Duration.ofMillis(Math.round(s * 1000)));
+    }
+    return rescales;
   }
 }

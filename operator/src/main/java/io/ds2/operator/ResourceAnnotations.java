@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -53,28 +54,15 @@ final class ResourceAnnotations implements StateStore {
       return SavedState.EMPTY;
     }
     Map<String, String> annotations = r.getMetadata().getAnnotations();
-    KeyedHistory keyed = KeyedHistory.empty();
-    Optional<KeyedHistoryAnnotation.Read> read = KeyedHistoryAnnotation.read(annotations);
-    if (read.isPresent() && read.get() instanceof KeyedHistoryAnnotation.Restored restored) {
-      keyed = restored.history();
-    } else if (read.isPresent() && read.get() instanceof KeyedHistoryAnnotation.Unreadable bad) {
-      events.warning(r, EventRecorder.Reason.InvalidAnnotation, bad.why());
-    }
-    DemandHistory.Snapshot demand = DemandHistory.Snapshot.EMPTY;
-    Optional<DemandHistoryAnnotation.Read> history = DemandHistoryAnnotation.read(annotations);
-    if (history.isPresent() && history.get() instanceof DemandHistoryAnnotation.Restored restored) {
-      demand = restored.snapshot();
-    } else if (history.isPresent()
-        && history.get() instanceof DemandHistoryAnnotation.Unreadable bad) {
-      events.warning(r, EventRecorder.Reason.InvalidAnnotation, bad.why());
-    }
-    List<Duration> rescales = List.of();
-    Optional<RescaleTimesAnnotation.Read> times = RescaleTimesAnnotation.read(annotations);
-    if (times.isPresent() && times.get() instanceof RescaleTimesAnnotation.Restored restored) {
-      rescales = restored.rescales();
-    } else if (times.isPresent() && times.get() instanceof RescaleTimesAnnotation.Unreadable bad) {
-      events.warning(r, EventRecorder.Reason.InvalidAnnotation, bad.why());
-    }
+    Consumer<String> warn = why -> events.warning(r, EventRecorder.Reason.InvalidAnnotation, why);
+    KeyedHistory keyed =
+        StateAnnotation.restore(
+            KeyedHistoryAnnotation.read(annotations), KeyedHistory.empty(), warn);
+    DemandHistory.Snapshot demand =
+        StateAnnotation.restore(
+            DemandHistoryAnnotation.read(annotations), DemandHistory.Snapshot.EMPTY, warn);
+    List<Duration> rescales =
+        StateAnnotation.restore(RescaleTimesAnnotation.read(annotations), List.of(), warn);
     if (annotations != null) {
       for (String key :
           new String[] {

@@ -3,12 +3,12 @@ package io.ds2.operator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import io.ds2.core.forecast.DemandHistory;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -30,9 +30,11 @@ class DemandHistoryAnnotationTest {
   }
 
   private static DemandHistory.Snapshot restored(String text) {
-    Optional<DemandHistoryAnnotation.Read> read =
-        DemandHistoryAnnotation.read(Map.of(DemandHistoryAnnotation.KEY, text));
-    return assertInstanceOf(DemandHistoryAnnotation.Restored.class, read.orElseThrow()).snapshot();
+    StateAnnotation.Read<DemandHistory.Snapshot> read =
+        DemandHistoryAnnotation.read(Map.of(DemandHistoryAnnotation.KEY, text)).orElseThrow();
+    return read instanceof StateAnnotation.Restored<DemandHistory.Snapshot> r
+        ? r.value()
+        : fail(read.toString());
   }
 
   @Test
@@ -105,9 +107,9 @@ class DemandHistoryAnnotationTest {
           "{\"bucketSeconds\":300,\"sources\":{\"s\":{\"newest\":1,\"means\":\"%%%\"}}}",
           "{\"bucketSeconds\":300,\"sources\":{\"s\":{\"newest\":1,\"means\":\"AAAA\"}}}"
         }) {
-      DemandHistoryAnnotation.Unreadable u =
+      StateAnnotation.Unreadable<?> u =
           assertInstanceOf(
-              DemandHistoryAnnotation.Unreadable.class,
+              StateAnnotation.Unreadable.class,
               DemandHistoryAnnotation.read(Map.of(DemandHistoryAnnotation.KEY, bad)).orElseThrow(),
               bad);
       assertTrue(u.why().startsWith("annotation ds2.io/demand-history is unreadable ("), u.why());
@@ -119,7 +121,7 @@ class DemandHistoryAnnotationTest {
         DemandHistoryAnnotation.write(new DemandHistory.Snapshot(FIVE_MINUTES, negative), DAY, DAY)
             .orElseThrow();
     assertInstanceOf(
-        DemandHistoryAnnotation.Unreadable.class,
+        StateAnnotation.Unreadable.class,
         DemandHistoryAnnotation.read(Map.of(DemandHistoryAnnotation.KEY, text)).orElseThrow());
   }
 }

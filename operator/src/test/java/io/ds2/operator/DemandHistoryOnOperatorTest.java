@@ -2,8 +2,8 @@ package io.ds2.operator;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import io.ds2.core.forecast.DemandHistory;
 import io.ds2.testkit.FakeJob;
@@ -111,12 +111,12 @@ class DemandHistoryOnOperatorTest {
                 Duration.ofMinutes(5), Map.of("Source: In", new DemandHistory.Saved(100, week)))));
     annotations.flush();
     String written = resource.get().getMetadata().getAnnotations().get(DemandHistoryAnnotation.KEY);
+    StateAnnotation.Read<DemandHistory.Snapshot> read =
+        DemandHistoryAnnotation.read(Map.of(DemandHistoryAnnotation.KEY, written)).orElseThrow();
     DemandHistory.Snapshot back =
-        assertInstanceOf(
-                DemandHistoryAnnotation.Restored.class,
-                DemandHistoryAnnotation.read(Map.of(DemandHistoryAnnotation.KEY, written))
-                    .orElseThrow())
-            .snapshot();
+        read instanceof StateAnnotation.Restored<DemandHistory.Snapshot> ok
+            ? ok.value()
+            : fail(read.toString());
     assertEquals(100, back.sources().get("Source: In").newest());
     assertEquals(7 * 288, back.sources().get("Source: In").means().length);
     // Forty sources of two weeks do not fit even cut to three days: a Warning, nothing written.

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import io.ds2.core.keyed.KeyedHistory;
 import io.ds2.core.keyed.SubtaskShares;
@@ -11,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class KeyedHistoryAnnotationTest {
@@ -22,9 +22,11 @@ class KeyedHistoryAnnotationTest {
   }
 
   private static KeyedHistory restored(String text) {
-    Optional<KeyedHistoryAnnotation.Read> read =
-        KeyedHistoryAnnotation.read(Map.of(KeyedHistoryAnnotation.KEY, text));
-    return assertInstanceOf(KeyedHistoryAnnotation.Restored.class, read.orElseThrow()).history();
+    StateAnnotation.Read<KeyedHistory> read =
+        KeyedHistoryAnnotation.read(Map.of(KeyedHistoryAnnotation.KEY, text)).orElseThrow();
+    return read instanceof StateAnnotation.Restored<KeyedHistory> r
+        ? r.value()
+        : fail(read.toString());
   }
 
   @Test
@@ -84,9 +86,9 @@ class KeyedHistoryAnnotationTest {
                 + "\"shares\":[0.5,0.6]}]}",
             "{\"v1\":[{\"maxParallelism\":128,\"costPerRecord\":-1,\"records\":5,"
                 + "\"shares\":[0.5,0.5]}]}")) {
-      KeyedHistoryAnnotation.Read read =
+      StateAnnotation.Read<KeyedHistory> read =
           KeyedHistoryAnnotation.read(Map.of(KeyedHistoryAnnotation.KEY, bad)).orElseThrow();
-      String why = assertInstanceOf(KeyedHistoryAnnotation.Unreadable.class, read, bad).why();
+      String why = assertInstanceOf(StateAnnotation.Unreadable.class, read, bad).why();
       assertTrue(why.startsWith("annotation ds2.io/keyed-history is unreadable ("), why);
       assertTrue(why.endsWith("keyed vertices start again from what the next window shows"), why);
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ds2.core.keyed.KeyedHistory;
 import io.ds2.flink.FlinkRestClient;
 import io.ds2.recording.Recorded;
 import io.ds2.recording.RecordingReader;
@@ -128,8 +129,8 @@ class OperatorEndToEndTest {
                                         .getMetadata()
                                         .getAnnotations())
                                 .orElse(null)
-                            instanceof KeyedHistoryAnnotation.Restored h
-                        && h.history().byVertex().size() == 1);
+                            instanceof StateAnnotation.Restored<KeyedHistory> h
+                        && h.value().byVertex().size() == 1);
         // Cleared by a merge-patch null: removed on a real API server, null on the mock.
         assertEquals(null, r.getMetadata().getAnnotations().get(JobSettings.IN_FLIGHT));
         assertEquals(1, r.getMetadata().getGeneration() - 1, "exactly one spec change");

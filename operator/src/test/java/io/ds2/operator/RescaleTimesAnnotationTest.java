@@ -10,7 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class RescaleTimesAnnotationTest {
-  private static RescaleTimesAnnotation.Read read(String text) {
+  private static StateAnnotation.Read<List<Duration>> read(String text) {
     return RescaleTimesAnnotation.read(Map.of(RescaleTimesAnnotation.KEY, text)).orElseThrow();
   }
 
@@ -19,16 +19,15 @@ class RescaleTimesAnnotationTest {
     List<Duration> took = List.of(Duration.ofMillis(41_250), Duration.ofSeconds(95));
     String text = RescaleTimesAnnotation.write(took);
     assertEquals("[41.25,95.0]", text);
-    assertEquals(
-        took, assertInstanceOf(RescaleTimesAnnotation.Restored.class, read(text)).rescales());
+    assertEquals(took, assertInstanceOf(StateAnnotation.Restored.class, read(text)).value());
     assertTrue(RescaleTimesAnnotation.read(Map.of()).isEmpty());
   }
 
   @Test
   void whatIsNotAnArrayOfPositiveSecondsIsUnreadableAndSaysWhere() {
     for (String bad : new String[] {"[oops", "{}", "[12, -1]", "[\"12\"]", "[1e999]", "[0]"}) {
-      String why = assertInstanceOf(RescaleTimesAnnotation.Unreadable.class, read(bad)).why();
-      assertTrue(why.startsWith("annotation ds2.io/rescale-times: "), why);
+      String why = assertInstanceOf(StateAnnotation.Unreadable.class, read(bad)).why();
+      assertTrue(why.startsWith("annotation ds2.io/rescale-times is unreadable ("), why);
     }
   }
 }
