@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ds2.core.policy.ScalingPolicy;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
 
@@ -31,31 +33,49 @@ final class PolicyStateAnnotation {
     return root.toString();
   }
 
-  /** Empty if absent or unreadable: then the policy starts fresh (conservative). */
-  static Optional<ScalingPolicy.State> read(Map<String, String> annotations) {
-    String text = annotations == null ? null : annotations.get(KEY);
-    if (text == null) {
-      return Optional.empty();
+  /**
+   * Empty if absent; unreadable (to be reported, then ignored: the policy starts fresh, which is
+   * conservative) unless written by ds2.
+   */
+  static Optional<StateAnnotation.Read<ScalingPolicy.State>> read(Map<String, String> annotations) {
+    return StateAnnotation.read(
+        annotations,
+        KEY,
+        PolicyStateAnnotation::parse,
+        "the policy starts fresh: pending scale-downs wait out their delay again, no back-off is"
+            + " kept");
+  }
+
+  private static ScalingPolicy.State parse(JsonNode root) throws StateAnnotation.Malformed {
+    JsonNode downs = root.path("scaleDowns");
+    if (!root.isObject() || !(downs.isMissingNode() || downs.isObject())) {
+      throw new StateAnnotation.Malformed("not an object of scaleDowns and backoffUntil");
     }
+    Map<String, ScalingPolicy.ScaleDown> byVertex = new HashMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = downs.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      JsonNode d = e.getValue();
+      String what = "the scale-down of vertex " + e.getKey();
+      if (!d.path("since").isTextual() || !d.path("highest").isInt()) {
+        throw new StateAnnotation.Malformed(what + " has no since and highest");
+      }
+      byVertex.put(
+          e.getKey(),
+          new ScalingPolicy.ScaleDown(instant(d.get("since"), what), d.get("highest").asInt()));
+    }
+    JsonNode backoff = root.path("backoffUntil");
+    return new ScalingPolicy.State(
+        byVertex,
+        backoff.isMissingNode() || backoff.isNull()
+            ? Optional.empty()
+            : Optional.of(instant(backoff, "backoffUntil")));
+  }
+
+  private static Instant instant(JsonNode n, String what) throws StateAnnotation.Malformed {
     try {
-      JsonNode root = JSON.readTree(text);
-      Map<String, ScalingPolicy.ScaleDown> downs = new HashMap<>();
-      root.path("scaleDowns")
-          .fields()
-          .forEachRemaining(
-              e ->
-                  downs.put(
-                      e.getKey(),
-                      new ScalingPolicy.ScaleDown(
-                          Instant.parse(e.getValue().get("since").asText()),
-                          e.getValue().get("highest").asInt())));
-      Optional<Instant> backoff =
-          root.hasNonNull("backoffUntil")
-              ? Optional.of(Instant.parse(root.get("backoffUntil").asText()))
-              : Optional.empty();
-      return Optional.of(new ScalingPolicy.State(downs, backoff));
-    } catch (Exception e) {
-      return Optional.empty();
+      return Instant.parse(n.asText());
+    } catch (DateTimeParseException e) {
+      throw new StateAnnotation.Malformed(what + ": '" + n.asText() + "' is not a time");
     }
   }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ds2.core.forecast.DemandHistory;
 import io.ds2.core.keyed.KeyedHistory;
+import io.ds2.core.policy.ScalingPolicy;
 import io.ds2.core.scaler.SavedState;
 import io.ds2.core.scaler.StateStore;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -44,8 +45,8 @@ final class ResourceAnnotations implements StateStore {
   }
 
   /**
-   * What an earlier instance saved. A malformed keyed history is reported (Warning event) and
-   * ignored: keyed vertices then start from the next window, as after parallelism 1.
+   * What an earlier instance saved. A malformed part is reported (an InvalidAnnotation Warning
+   * saying what ds2 does without it) and ignored whole.
    */
   @Override
   public SavedState load() {
@@ -76,7 +77,10 @@ final class ResourceAnnotations implements StateStore {
         }
       }
     }
-    return new SavedState(PolicyStateAnnotation.read(annotations), keyed, demand, rescales);
+    Optional<ScalingPolicy.State> policy =
+        Optional.ofNullable(
+            StateAnnotation.restore(PolicyStateAnnotation.read(annotations), null, warn));
+    return new SavedState(policy, keyed, demand, rescales);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.ds2.operator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ds2.core.estimate.Estimate;
 import io.ds2.core.estimate.ReasonCode;
@@ -10,6 +11,7 @@ import io.ds2.core.policy.Action;
 import io.ds2.core.policy.Decision;
 import io.ds2.core.policy.VertexDecision;
 import io.ds2.core.scaler.Mode;
+import io.ds2.core.scaler.SavedState;
 import io.ds2.core.scaler.ScalerEvent;
 import io.ds2.operator.EventRecorder.Reason;
 import io.ds2.testkit.FluidJob;
@@ -120,5 +122,41 @@ class EventsOnRealApiServerTest extends RealApiServerBase {
     assertEquals(1, hidden.size(), hidden.toString());
     assertEquals("Warning", hidden.get(0).getType());
     assertEquals("Source: Orders -> Parse: " + why, hidden.get(0).getMessage());
+  }
+
+  /**
+   * A saved part of the job's state that ds2 did not write (edited by hand, cut short) is said once
+   * as a Warning naming the annotation and what ds2 does without it, and ignored whole.
+   */
+  @Test
+  void anUnreadableSavedStateIsAWarningNamingItsAnnotationAndIgnored() {
+    KubernetesClient sa = chartServiceAccount();
+    EventRecorder events = new EventRecorder(sa, clock, Duration.ofMinutes(30));
+    Map<String, String> bad =
+        Map.of(
+            PolicyStateAnnotation.KEY, "{\"scaleDowns\":{\"v1\":{\"since\":\"yesterday\"}}}",
+            KeyedHistoryAnnotation.KEY, "[]",
+            DemandHistoryAnnotation.KEY, "{oops",
+            RescaleTimesAnnotation.KEY, "[0]");
+    int i = 0;
+    for (Map.Entry<String, String> e : bad.entrySet()) {
+      String name = "saved-" + i++;
+      GenericKubernetesResource r =
+          deployment(name, job(), Map.of(e.getKey(), e.getValue()), Map.of());
+      SavedState loaded =
+          new ResourceAnnotations(
+                  () -> r,
+                  sa.genericKubernetesResources(FlinkKinds.DEPLOYMENT)
+                      .inNamespace(NS)
+                      .withName(name),
+                  events)
+              .load();
+      assertEquals(SavedState.EMPTY, loaded, e.getKey());
+      List<Event> warned = events(name, "InvalidAnnotation");
+      assertEquals(1, warned.size(), e.getKey());
+      assertEquals("Warning", warned.get(0).getType());
+      String message = warned.get(0).getMessage();
+      assertTrue(message.startsWith("annotation " + e.getKey() + " is unreadable ("), message);
+    }
   }
 }
