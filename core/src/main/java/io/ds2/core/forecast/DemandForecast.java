@@ -125,7 +125,7 @@ public final class DemandForecast {
       return new Look(outlook, Optional.empty());
     }
     Estimate result = measured;
-    Optional<DemandScenario> higher = ForecastSizing.demand(graph, demand, a, a.peak());
+    Optional<DemandScenario> higher = ForecastSizing.demand(graph, demand, a);
     if (higher.isPresent()) {
       Estimate ahead = RateModel.estimateFor(graph, window, higher.get(), estimateOptions, keyed);
       result = ForecastSizing.raise(graph, measured, ahead, a);

@@ -31,14 +31,14 @@ public final class ForecastSizing {
    * more than the forecast's own error.
    */
   public static Optional<DemandScenario> demand(
-      JobGraph graph, DemandScenario measured, Outlook.Ahead ahead, Map<String, Double> peaks) {
+      JobGraph graph, DemandScenario measured, Outlook.Ahead ahead) {
     if (!measured.givenRates().isEmpty() || measured.rateScale() != 1) {
       return Optional.empty();
     }
     Map<String, Double> rates = new LinkedHashMap<>();
     boolean above = false;
     for (Vertex v : graph.sources()) {
-      Double peak = peaks.get(v.name());
+      Double peak = ahead.peak().get(v.name());
       Double now = ahead.measured().get(v.name());
       if (peak == null || now == null) {
         return Optional.empty();
@@ -61,7 +61,7 @@ public final class ForecastSizing {
       JobGraph graph, Estimate measured, Estimate ahead, Outlook.Ahead outlook) {
     List<VertexEstimate> vertices = new ArrayList<>(measured.vertices().size());
     String why =
-        because(graph, outlook, outlook.peak(), outlook.lead())
+        because(graph, outlook)
             + ", the job's rescale time, a warm-up and a window"
             + error(outlook);
     // By id once: looking each vertex up in the list made this quadratic (2 ms at 1,000 vertices).
@@ -93,12 +93,11 @@ public final class ForecastSizing {
     return p;
   }
 
-  private static String because(
-      JobGraph graph, Outlook.Ahead a, Map<String, Double> peaks, java.time.Duration within) {
+  private static String because(JobGraph graph, Outlook.Ahead a) {
     StringBuilder s = new StringBuilder("forecast: ");
     String sep = "";
     for (Vertex v : graph.sources()) {
-      double peak = peaks.getOrDefault(v.name(), 0.0);
+      double peak = a.peak().getOrDefault(v.name(), 0.0);
       double now = a.measured().getOrDefault(v.name(), 0.0);
       s.append(sep)
           .append(
@@ -106,7 +105,7 @@ public final class ForecastSizing {
                   Locale.ROOT, "%s up to %.1f/s (now %.1f/s)", v.name(), Math.max(peak, now), now));
       sep = ", ";
     }
-    return s.append(String.format(Locale.ROOT, " within %d s", within.toSeconds())).toString();
+    return s.append(String.format(Locale.ROOT, " within %d s", a.lead().toSeconds())).toString();
   }
 
   private static String error(Outlook.Ahead a) {

@@ -90,12 +90,9 @@ class ForecastSizingTest {
   void aForecastWithinItsErrorOfTheMeasuredAsksForNothing() {
     DemandScenario measured = DemandScenario.measured();
     // 210/s within the lead time is within 10 % of the 200/s measured; 400/s is not.
-    assertTrue(ForecastSizing.demand(GRAPH, measured, OUTLOOK, OUTLOOK.peak()).isEmpty());
+    assertTrue(ForecastSizing.demand(GRAPH, measured, OUTLOOK).isEmpty());
     assertEquals(
         400.0,
-        ForecastSizing.demand(GRAPH, measured, OUTLOOK_RISING, OUTLOOK_RISING.peak())
-            .orElseThrow()
-            .givenRates()
-            .get("s"));
+        ForecastSizing.demand(GRAPH, measured, OUTLOOK_RISING).orElseThrow().givenRates().get("s"));
   }
 }
