@@ -62,6 +62,8 @@ public final class Bench implements Runnable {
     ObjectNode root = mapper.createObjectNode();
     root.put("benchmark", benchmark);
     root.put("measuredAt", Instant.now().toString());
+    // The commit bin/ds2-bench built the jar from ("-dirty" with uncommitted changes).
+    root.put("commit", System.getProperty("ds2.commit", "unknown"));
     root.put("java", System.getProperty("java.version"));
     root.put("maxHeapMiB", Runtime.getRuntime().maxMemory() / 1048576);
     root.put("cores", Runtime.getRuntime().availableProcessors());

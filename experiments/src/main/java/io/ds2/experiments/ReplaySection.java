@@ -63,20 +63,6 @@ final class ReplaySection {
                       Repeats.figure(rows, r -> r.get("heapAfterGcMiB").asDouble(), "%.1f MiB"))));
     }
     md.append("\n");
-    for (String base : List.of("replay-benchmark", "replay-benchmark-xmx24m")) {
-      List<JsonNode> runs = Repeats.read(results, base);
-      List<String> when = new ArrayList<>();
-      runs.forEach(r -> when.add(r.path("measuredAt").asText("?").substring(0, 10)));
-      if (!runs.isEmpty()) {
-        md.append(
-            String.format(
-                Locale.ROOT,
-                "`%s`: %d run(s), measured %s.%n",
-                base,
-                runs.size(),
-                String.join(", ", new java.util.TreeSet<>(when))));
-      }
-    }
     md.append(
         """
 

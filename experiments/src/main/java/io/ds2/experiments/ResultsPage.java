@@ -56,21 +56,50 @@ final class ResultsPage {
 
         """);
     calibration(md, results.resolve("calibration.json"));
+    md.append(data(results, "calibration"));
     RepeatsSection.render(md, results.resolve("kafka-default-fetch-repeats"));
+    md.append(data(results, "kafka-default-fetch-repeats/"));
     CurrentCodeSection.render(md, results.resolve("kafka-headline-current"));
+    md.append(data(results, "kafka-headline-current/"));
     KafkaNexmarkSection.render(md, results.resolve("kafka-nexmark-15m"));
+    md.append(data(results, "kafka-nexmark-15m/"));
     DiurnalSection.render(md, results.resolve("diurnal"));
+    md.append(data(results, "diurnal/"));
     KafkaDefaultFetchSection.render(md, results.resolve("kafka-default-fetch-hidden-heads"));
+    md.append(data(results, "kafka-default-fetch-hidden-heads/"));
     FlinkDefaultsSection.render(md, results.resolve("kafka-suite-flink-defaults"));
+    md.append(data(results, "kafka-suite-flink-defaults/"));
     KafkaSuiteSection.render(md, results.resolve("kafka-suite"));
+    md.append(data(results, "kafka-suite/"));
     LongRunsSection.render(md, results.resolve("long-runs"));
+    md.append(data(results, "long-runs/"));
     SuiteSection.render(md, results.resolve("suite"));
+    md.append(data(results, "suite/"));
     decide(md, results.resolve("decide-benchmark.json"));
+    md.append(data(results, "decide-benchmark"));
     FleetSection.render(md, results);
+    md.append(data(results, "fleet-benchmark"));
     SoakSection.render(md, results.resolve("soak-benchmark.json"));
+    md.append(data(results, "soak-benchmark"));
     OperatorSoakSection.render(md, results.resolve("operator-soak.json"));
+    md.append(data(results, "operator-soak"));
     ReplaySection.render(md, results);
+    md.append(data(results, "replay-benchmark")).append(data(results, "replay-benchmark-xmx24m"));
     return md.toString();
+  }
+
+  /**
+   * Where a section's figures come from, with their dates and commits ({@link Provenance}): a
+   * directory of recordings when {@code name} ends with "/", else benchmark files {@code
+   * name.json}, {@code name-r2.json}, ...
+   */
+  private static String data(Path results, String name) throws IOException {
+    String line =
+        name.endsWith("/")
+            ? Provenance.recordings(
+                results.resolve(name.substring(0, name.length() - 1)), "results/" + name)
+            : Provenance.benchmark(results, name);
+    return line.isEmpty() ? "" : "Data: " + line;
   }
 
   private static void calibration(StringBuilder md, Path file) throws IOException {
@@ -86,7 +115,7 @@ final class ResultsPage {
             The controlled cost on this machine (`bin/ds2-bench calibrate`): one operator costing
             1 ms per record, fed %.1f records/s, was busy %.1f ms per second (expected 500) and
             showed a true processing rate of %.1f records/s per instance (expected 1,000) over a
-            20 s window. The oracles below assume exactly this.
+            20 s window (2026-11-29, on the code committed with it in 1b47076). The oracles below assume exactly this.
 
             """,
             r.get("inputRate").asDouble(),

@@ -139,7 +139,9 @@ final class SoakSection {
       the mock API server keeps every request it answers for tests to take (bodies too; the
       heap rose 415 MiB an hour): the benchmark now drains them before it measures; and the
       operator left one series of a deleted job behind
-      (`ds2_last_decision_timestamp_seconds`; the series grew by 20 a minute): fixed.
+      (`ds2_last_decision_timestamp_seconds`; the series grew by 20 a minute): fixed. The
+      stored run was made on 2026-12-05 at 0d3bf3b, as the commit that stored it (0e33d1e)
+      says; its file predates the benchmarks' recording their commit.
       """;
 
   private static String fmt(String f, Object... args) {
