@@ -27,10 +27,11 @@ import java.util.OptionalLong;
 
 /**
  * Polls one job: its state and every vertex's per-subtask cumulative counters, plus a source's
- * {@code pendingRecords} and, for a KafkaSource, its consumer's fetch gauges ({@link SourceFetch}).
- * Metric names are discovered before they are requested (Flink answers nothing for a request naming
- * a missing metric) and re-discovered after a restart. Metrics are read prime-then-read against
- * Flink's lazily refreshed store ({@link MetricStore}).
+ * {@code pendingRecords} and how old the records it emits are ({@code currentEmitEventTimeLag})
+ * and, for a KafkaSource, its consumer's fetch gauges ({@link SourceFetch}). Metric names are
+ * discovered before they are requested (Flink answers nothing for a request naming a missing
+ * metric) and re-discovered after a restart. Metrics are read prime-then-read against Flink's
+ * lazily refreshed store ({@link MetricStore}).
  */
 public final class JobSampler implements MetricSource {
   /** Whether a poll may return what Flink's store holds now, or waits for fresh values. */
@@ -237,6 +238,7 @@ public final class JobSampler implements MetricSource {
       int subtask = i;
       known.pendingRecords().ifPresent(p -> ids.add(subtask + "." + p));
       known.sourceRecordsIn().ifPresent(p -> ids.add(subtask + "." + p));
+      known.emitLag().ifPresent(p -> ids.add(subtask + "." + p));
       known
           .fetches()
           .ifPresent(
@@ -250,6 +252,7 @@ public final class JobSampler implements MetricSource {
         fetch("/jobs/" + jobId + "/vertices/" + v.id() + "/metrics", ids);
     List<SubtaskSample> subtasks = new ArrayList<>();
     List<SourceFetch> fetches = new ArrayList<>();
+    List<OptionalDouble> emitLag = new ArrayList<>();
     double pending = 0;
     boolean pendingComplete = known.pendingRecords().isPresent();
     for (int i = 0; i < v.parallelism(); i++) {
@@ -279,6 +282,12 @@ public final class JobSampler implements MetricSource {
         }
         fetches.add(SourceFetch.of(byGauge));
       }
+      if (known.emitLag().isPresent()) {
+        OptionalDouble lag = values.getOrDefault(p + known.emitLag().get(), OptionalDouble.empty());
+        // Flink answers -1 until a record with a timestamp has been emitted; a negative lag
+        // (a producer's clock ahead of the job's) says nothing either.
+        emitLag.add(lag.isPresent() && lag.getAsDouble() >= 0 ? lag : OptionalDouble.empty());
+      }
     }
     return new VertexSample(
         v.id(),
@@ -287,7 +296,8 @@ public final class JobSampler implements MetricSource {
         subtasks,
         pendingComplete ? OptionalDouble.of(pending) : OptionalDouble.empty(),
         known.splits().flatMap(prefix -> splits.of(v.id(), v.parallelism(), prefix)),
-        fetches);
+        fetches,
+        emitLag);
   }
 
   private static OptionalDouble value(

@@ -15,14 +15,17 @@ import java.util.Optional;
  *     task-level counter stays 0 for FLIP-27 sources), next to its {@code pendingRecords}
  * @param splits for a source whose reader names its splits, the prefix of those names
  * @param fetches for a source whose client reports its fetches, the prefix of those names
+ * @param emitLag for a source, its operator's {@code currentEmitEventTimeLag} (FLIP-33)
  */
 record MetricNames(
     List<Counter> counters,
     Optional<String> pendingRecords,
     Optional<String> sourceRecordsIn,
     Optional<String> splits,
-    Optional<String> fetches) {
+    Optional<String> fetches,
+    Optional<String> emitLag) {
   private static final String PENDING_RECORDS = ".pendingRecords";
+  private static final String EMIT_LAG = ".currentEmitEventTimeLag";
   // KafkaSource's reader group, under its source operator's scope ({@link SplitListing})
   private static final String KAFKA_READER = ".KafkaSourceReader.";
   // Its consumer's own metrics, registered by name when its split reader starts
@@ -58,6 +61,7 @@ record MetricNames(
         operator
             .map(o -> o + KAFKA_CONSUMER)
             .filter(prefix -> ids.contains(prefix + SourceFetch.Gauge.FETCH_RATE.clientName()));
-    return new MetricNames(counters, pending, read, splits, fetches);
+    Optional<String> emitLag = operator.map(o -> o + EMIT_LAG).filter(ids::contains);
+    return new MetricNames(counters, pending, read, splits, fetches, emitLag);
   }
 }

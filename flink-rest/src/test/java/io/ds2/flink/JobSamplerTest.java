@@ -262,4 +262,24 @@ class JobSamplerTest {
     assertTrue(
         sampler.sample(t.graph()).vertices().get("w").fetches().isEmpty(), "no client, no gauges");
   }
+
+  @Test
+  void aSourceSaysHowOldTheRecordsItEmitsAreWithNoneBeforeItsFirstTimestamp() {
+    bodies.put("/jobs/j", DETAILS.replace("\"parallelism\":1", "\"parallelism\":3"));
+    bodies.put(
+        "/jobs/j/vertices/s/subtasks/metrics",
+        NAMES.replace("]", ",{\"id\":\"Source__S.currentEmitEventTimeLag\"}]"));
+    // Flink's -1: no record with a timestamp emitted yet.
+    bodies.put(
+        "/jobs/j/vertices/s/metrics",
+        "[{\"id\":\"0.Source__S.pendingRecords\",\"value\":\"42\"},"
+            + "{\"id\":\"0.Source__S.currentEmitEventTimeLag\",\"value\":\"48213\"},"
+            + "{\"id\":\"1.Source__S.currentEmitEventTimeLag\",\"value\":\"-1\"}]");
+    bodies.put("/jobs/j/vertices/w/metrics", "[]");
+    JobTopology t = sampler.topology();
+    assertEquals(
+        java.util.List.of(OptionalDouble.of(48213), OptionalDouble.empty(), OptionalDouble.empty()),
+        sampler.sample(t.graph()).vertices().get("s").emitLagMs());
+    assertTrue(sampler.sample(t.graph()).vertices().get("w").emitLagMs().isEmpty(), "not a source");
+  }
 }

@@ -31,8 +31,10 @@ class MetricNamesTest {
                 "Source__Orders.numRecordsIn",
                 "Source__Orders.KafkaSourceReader.commitsSucceeded",
                 "Source__Orders.KafkaSourceReader.KafkaConsumer.fetch-rate",
-                "Source__Orders.KafkaSourceReader.KafkaConsumer.fetch-latency-avg"));
+                "Source__Orders.KafkaSourceReader.KafkaConsumer.fetch-latency-avg",
+                "Source__Orders.currentEmitEventTimeLag"));
     assertTrue(n.complete(true));
+    assertEquals(Optional.of("Source__Orders.currentEmitEventTimeLag"), n.emitLag());
     assertEquals(Optional.of("Source__Orders.pendingRecords"), n.pendingRecords());
     assertEquals(Optional.of("Source__Orders.numRecordsIn"), n.sourceRecordsIn());
     assertEquals(Optional.of("Source__Orders.KafkaSourceReader.topic."), n.splits());
@@ -45,6 +47,7 @@ class MetricNamesTest {
     assertEquals(Optional.empty(), rate.splits());
     assertEquals(Optional.empty(), rate.fetches());
     assertEquals(Optional.empty(), rate.sourceRecordsIn(), "not listed, not asked for");
+    assertEquals(Optional.empty(), rate.emitLag(), "not listed, not asked for");
     // register.consumer.metrics off: the reader's group is there, its consumer's metrics are not
     MetricNames quiet =
         MetricNames.of(

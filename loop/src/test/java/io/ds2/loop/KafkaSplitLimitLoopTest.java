@@ -118,6 +118,14 @@ class KafkaSplitLimitLoopTest {
           assertTrue(f.fetchLatencyMs().isPresent(), fetches.toString());
           assertTrue(f.bytesPerFetch().isPresent(), fetches.toString());
         }
+        // And how old the records each emits are, by their Kafka timestamps (kept in recordings):
+        // the job keeps up, so no older than the run.
+        List<java.util.OptionalDouble> lag =
+            sampler.sample(graph).vertices().get(graph.sources().get(0).id()).emitLagMs();
+        assertEquals(PARTITIONS, lag.size(), lag.toString());
+        for (java.util.OptionalDouble l : lag) {
+          assertTrue(l.isPresent() && l.getAsDouble() < 600_000, lag.toString());
+        }
         assertTrue(producer.sent() > 0);
       }
     }

@@ -153,7 +153,17 @@ final class RecordParser {
             ? OptionalDouble.empty()
             : counter(pending, "vertex " + id + ": pendingRecords"),
         splits(v, id, parallelism),
-        fetches(v, id, parallelism));
+        fetches(v, id, parallelism),
+        emitLag(v, id, parallelism));
+  }
+
+  /** Per subtask, how old its last emitted record was; absent in recordings made before it. */
+  private static List<OptionalDouble> emitLag(JsonNode v, String id, int parallelism) {
+    JsonNode values = v.get("emitLagMs");
+    if (values == null || values.isNull()) {
+      return List.of();
+    }
+    return Arrays.asList(column(values, "vertex " + id + ": emitLagMs", parallelism));
   }
 
   private static OptionalDouble[] absent(int parallelism) {

@@ -112,6 +112,10 @@ public final class RecordingFormat {
           v.fetches().forEach(f -> add(values, f.get(g)));
         }
       }
+      if (!v.emitLagMs().isEmpty()) { // per subtask, how old its last emitted record was (ms)
+        ArrayNode values = vn.putArray("emitLagMs");
+        v.emitLagMs().forEach(lag -> add(values, lag));
+      }
       for (Counter c : Counter.values()) {
         ArrayNode values = vn.putArray(c.flinkName());
         for (SubtaskSample st : v.subtasks()) {

@@ -171,13 +171,57 @@ class RecordingFormatTest {
     }
   }
 
-  /** A header and one sample of a source "v" at parallelism 2, with these splits and fetches. */
+  @Test
+  void howOldEachSourceSubtasksRecordsAreReadsBackWithAnAbsentOneStillAbsent() throws Exception {
+    List<OptionalDouble> lag = List.of(OptionalDouble.of(48213), OptionalDouble.empty());
+    Path file = oneSourceSample("l.jsonl", Optional.empty(), List.of(), lag);
+    assertTrue(Files.readString(file).contains("\"emitLagMs\":[48213.0,null]"));
+    try (RecordingReader r = RecordingReader.open(file, false)) {
+      VertexSample read = ((Recorded.Sample) r.next().orElseThrow()).sample().vertices().get("v");
+      assertEquals(lag, read.emitLagMs());
+    }
+    // A recording made before it was kept has none, and reads as before.
+    try (RecordingReader r =
+        RecordingReader.open(ChainRecording.write(dir.resolve("o.jsonl"), 1, 100, 200), false)) {
+      r.next();
+      Recorded.Sample old = (Recorded.Sample) r.next().orElseThrow();
+      assertTrue(old.sample().vertices().values().stream().allMatch(v -> v.emitLagMs().isEmpty()));
+    }
+    // A reading short or negative: one clear line, never a value moved to another subtask.
+    for (String[] c :
+        new String[][] {
+          {"[48213.0]", "vertex v: emitLagMs has 1 values for parallelism 2"},
+          {"[48213.0,-5]", "vertex v: emitLagMs[1] is -5, expected a number >= 0 or null"}
+        }) {
+      Path bad = dir.resolve("bad.jsonl");
+      Files.writeString(bad, Files.readString(file).replace("[48213.0,null]", c[0]));
+      try (RecordingReader r = RecordingReader.open(bad, false)) {
+        RecordingFormatException e = assertThrows(RecordingFormatException.class, r::next);
+        assertTrue(e.getMessage().endsWith(":2: " + c[1]), e.getMessage());
+      }
+    }
+  }
+
   private Path oneSourceSample(
       String name, Optional<SplitOwnership> splits, List<SourceFetch> fetches) throws Exception {
+    return oneSourceSample(name, splits, fetches, List.of());
+  }
+
+  /**
+   * A header and one sample of a source "v" at parallelism 2, with these splits, fetches and emit
+   * lags.
+   */
+  private Path oneSourceSample(
+      String name,
+      Optional<SplitOwnership> splits,
+      List<SourceFetch> fetches,
+      List<OptionalDouble> emitLag)
+      throws Exception {
     SubtaskSample a = SubtaskSample.of(0, 10, 10, 5, 5, 0);
     SubtaskSample b = SubtaskSample.of(1, 10, 10, 5, 5, 0);
     VertexSample v =
-        new VertexSample("v", "RUNNING", 2, List.of(a, b), OptionalDouble.of(3), splits, fetches);
+        new VertexSample(
+            "v", "RUNNING", 2, List.of(a, b), OptionalDouble.of(3), splits, fetches, emitLag);
     Path file = dir.resolve(name);
     try (RecordingWriter w = RecordingWriter.create(file)) {
       w.write(ChainRecording.header());

@@ -15,6 +15,13 @@ import java.util.OptionalDouble;
  *     subtask reads which; empty otherwise
  * @param fetches for a source whose client reports how it fetches (KafkaSource's consumer), one per
  *     subtask; empty otherwise (recorded for replay; no decision reads it)
+ * @param emitLagMs for a source that reports it, per subtask, how old the last record it emitted
+ *     was by its timestamp when the gauge was read, in ms (Flink's {@code currentEmitEventTimeLag},
+ *     FLIP-33, for a KafkaSource the record's Kafka timestamp unless the job assigns its own): a
+ *     source reading slower than records arrive emits ever older ones, whatever its client has
+ *     already fetched, so the lag grows by {@code 1 - read/arrival} a second. Empty when the source
+ *     does not report it or no record carried a timestamp (recorded for study; no decision reads it
+ *     yet)
  */
 public record VertexSample(
     String vertexId,
@@ -23,11 +30,22 @@ public record VertexSample(
     List<SubtaskSample> subtasks,
     OptionalDouble pendingRecords,
     Optional<SplitOwnership> splits,
-    List<SourceFetch> fetches) {
+    List<SourceFetch> fetches,
+    List<OptionalDouble> emitLagMs) {
   public VertexSample {
     subtasks = List.copyOf(subtasks);
     Objects.requireNonNull(splits, "splits");
     fetches = List.copyOf(fetches);
+    emitLagMs = List.copyOf(emitLagMs);
+    if (!emitLagMs.isEmpty() && emitLagMs.size() != parallelism) {
+      throw new IllegalArgumentException(
+          "vertex "
+              + vertexId
+              + ": "
+              + emitLagMs.size()
+              + " emit lag readings at parallelism "
+              + parallelism);
+    }
     if (!fetches.isEmpty() && fetches.size() != parallelism) {
       throw new IllegalArgumentException(
           "vertex "
@@ -39,6 +57,18 @@ public record VertexSample(
     }
   }
 
+  /** A vertex that does not say how old the records it emits are. */
+  public VertexSample(
+      String vertexId,
+      String status,
+      int parallelism,
+      List<SubtaskSample> subtasks,
+      OptionalDouble pendingRecords,
+      Optional<SplitOwnership> splits,
+      List<SourceFetch> fetches) {
+    this(vertexId, status, parallelism, subtasks, pendingRecords, splits, fetches, List.of());
+  }
+
   /** A vertex whose client does not say how it fetches. */
   public VertexSample(
       String vertexId,
@@ -47,7 +77,7 @@ public record VertexSample(
       List<SubtaskSample> subtasks,
       OptionalDouble pendingRecords,
       Optional<SplitOwnership> splits) {
-    this(vertexId, status, parallelism, subtasks, pendingRecords, splits, List.of());
+    this(vertexId, status, parallelism, subtasks, pendingRecords, splits, List.of(), List.of());
   }
 
   /** A vertex whose splits (if any) are not named in its metrics. */
@@ -57,12 +87,21 @@ public record VertexSample(
       int parallelism,
       List<SubtaskSample> subtasks,
       OptionalDouble pendingRecords) {
-    this(vertexId, status, parallelism, subtasks, pendingRecords, Optional.empty(), List.of());
+    this(
+        vertexId,
+        status,
+        parallelism,
+        subtasks,
+        pendingRecords,
+        Optional.empty(),
+        List.of(),
+        List.of());
   }
 
   // The record's equality, written out: the window compares each vertex's consecutive readings,
   // and comparing the subtask lists through iterators was a tenth of building it. The splits and
-  // fetch readings are not compared: a reading is fresh when its counters and backlog are, and
+  // fetch and emit lag readings are not compared: a reading is fresh when its counters and backlog
+  // are, and
   // ownership is no value.
   @Override
   public boolean equals(Object o) {
