@@ -28,8 +28,9 @@ final class DiurnalSection {
 
   static final String NOTES =
       """
-      Notes (2026-12-05; the Flink autoscaler's three runs, two of each ds2 controller made
-      before the changes below, so nothing is judged yet). **The Flink autoscaler** (its code
+      Notes (2026-12-05; the Flink autoscaler's three runs; reactive ds2's run 1 made again on
+      today's decision code, its run 2 and predictive ds2's two runs before the changes below,
+      so nothing is judged yet). **The Flink autoscaler** (its code
       is the library's, `flink-autoscaler` 1.10.0, capped at the cluster's 24 slots as its
       users cap it; run 1 at f065d05, runs 2 and 3 at 6c451a8; builds, tests and replays ran
       beside the first 25 minutes of runs 1 and 2 and the whole CI beside the first 30 of
@@ -37,13 +38,21 @@ final class DiurnalSection {
       377 s and 6/1/8 at 742 s, when its first 5-minute windows had filled, then every
       scale-down delayed by its 1-hour `scale-down.interval`: three of these compressed days,
       so it held the lunch level to the end. From the third day it is behind 0 s with no
-      rescale, at 19,182-19,195 slot-seconds: 1.37 x reactive ds2's median, 1.21 x
+      rescale, at 19,182-19,195 slot-seconds: 1.32 x reactive ds2's median, 1.21 x
       predictive's (the runs below). Over the whole run it is behind 675-696 s (its first
-      742 s, the first day's ramp and lunch, at 1 and 2) against ds2's 22-54 s, with 2
-      rescales against ds2's 19-22. On days of 24 hours its hour would let it step down each
+      742 s, the first day's ramp and lunch, at 1 and 2) against ds2's 18-27 s, with 2
+      rescales against ds2's 19-23. On days of 24 hours its hour would let it step down each
       evening; on this bench the interval is the compression's cost to it, as the scale-down
       delay is to ds2.
-      **The stored ds2 runs predate two changes and are to be made again on one commit**
+      **Reactive ds2's run 1 was made again** on 2026-12-05 at f27766d (the decision code of
+      65bd944, with `NO_SLOT_FREED`): from the third day behind 0 s, 15,299 slot-seconds, 11
+      rescales (whole run: behind 18 s of 4,679, 29,433 slot-seconds, 23 rescales). Its nights
+      cost it: each evening (the oracle at 2/1/2 from minute 14) it held the lunch's 6/1/8 for
+      the 5-minute scale-down delay, stepped to the most its windows over that delay had asked
+      for (4/1/6, at minutes 18.6-19.9), waited out the delay again and took the next step as
+      the morning ramp began (minutes 5.3-6.6, to 2/1/3 or 3/1/3), back up within 2-3 minutes; so every morning found it sized for the
+      day, and it was never behind.
+      **The other stored ds2 runs predate two changes and are to be made again on one commit**
       (three of each): `NO_SLOT_FREED` (66bde17), which holds some of the Join's lone
       scale-downs here (replayed, 1-4 decisions a run), and, for predictive ds2, the end of
       the forecast's hold of scale-downs (65bd944). That hold (`FORECAST_HOLDS_DOWN`, since
@@ -61,7 +70,7 @@ final class DiurnalSection {
       runs' 1.13 x), without it behind 9-10 s at 1.03-1.05 x with 9-10 rescales: every bar
       met in the fluid; a hold of the lead time and 30 s already costs 1.06-1.12 x. The hold
       saved restarts; without it predictive ds2 steps down in a dip as reactive does.
-      What the stored runs showed (reactive run 1 at 9ac4b40, run 2 at f8964ae; predictive at
+      What the earlier runs showed (reactive run 1 at 9ac4b40, since replaced, run 2 at f8964ae; predictive at
       cc78326 and 65fe3ab; all scored by the judge as fixed at 1fe5d55, which reads what the
       sources read over the same span as what the schedule sent): from the third day both
       predictive runs are behind 0 s, reactive's 34 s and 0 s; rescales 8 and 7 against 10
