@@ -37,24 +37,8 @@ public record VertexSample(
     Objects.requireNonNull(splits, "splits");
     fetches = List.copyOf(fetches);
     emitLagMs = List.copyOf(emitLagMs);
-    if (!emitLagMs.isEmpty() && emitLagMs.size() != parallelism) {
-      throw new IllegalArgumentException(
-          "vertex "
-              + vertexId
-              + ": "
-              + emitLagMs.size()
-              + " emit lag readings at parallelism "
-              + parallelism);
-    }
-    if (!fetches.isEmpty() && fetches.size() != parallelism) {
-      throw new IllegalArgumentException(
-          "vertex "
-              + vertexId
-              + ": "
-              + fetches.size()
-              + " fetch readings at parallelism "
-              + parallelism);
-    }
+    onePerSubtask(vertexId, parallelism, fetches, "fetch");
+    onePerSubtask(vertexId, parallelism, emitLagMs, "emit lag");
   }
 
   /** A vertex that does not say how old the records it emits are. */
@@ -98,11 +82,26 @@ public record VertexSample(
         List.of());
   }
 
+  /** Per-subtask readings are one per subtask, or none: never one moved to another subtask. */
+  private static void onePerSubtask(
+      String vertexId, int parallelism, List<?> readings, String what) {
+    if (!readings.isEmpty() && readings.size() != parallelism) {
+      throw new IllegalArgumentException(
+          "vertex "
+              + vertexId
+              + ": "
+              + readings.size()
+              + " "
+              + what
+              + " readings at parallelism "
+              + parallelism);
+    }
+  }
+
   // The record's equality, written out: the window compares each vertex's consecutive readings,
-  // and comparing the subtask lists through iterators was a tenth of building it. The splits and
+  // and comparing the subtask lists through iterators was a tenth of building it. The splits,
   // fetch and emit lag readings are not compared: a reading is fresh when its counters and backlog
-  // are, and
-  // ownership is no value.
+  // are, and ownership is no value.
   @Override
   public boolean equals(Object o) {
     if (this == o) {
