@@ -11,7 +11,8 @@ import java.nio.file.Path;
 final class KafkaNexmarkSection {
   static final String NOTES =
       """
-      Notes (2026-12-05, one run each, Flink 1.20.5). ds2 at 0.7: Q1 and Q5 at 6abc017, Q8 at
+      Notes (2026-12-05, Flink 1.20.5; the figures in the bullets are each controller's first
+      run, ds2's second runs are the last bullet). ds2 at 0.7: Q1 and Q5 at 6abc017, Q8 at
       b197c10 (the same ds2 code, with `NO_SLOT_FREED`, below), Q2 at e351ad7, Q3 at 9618907,
       Q11 at bb75726. The Flink autoscaler
       (`flink-autoscaler` 1.10.0) at its documentation's example and target 0.7: Q1, Q2, Q5 and
@@ -83,6 +84,18 @@ final class KafkaNexmarkSection {
       - Q3 and Q8 are marked not valid by the bench's own check: their overload at 8 did not
         show at the sources within 40 s (ds2's Q8 lag stayed 0), so the start is not a fair
         test of reaction there; both controllers end sized and keeping up on both.
+      - **ds2's second runs** (Q1, Q2, Q5 and Q3 at ea5f854: the same decision code; their
+        recordings also keep how old the records each source subtask emits are) went as the
+        first: Q1 8 -> 10 -> 13 -> 23 -> 28 (4 rescales against 5; lag peak 95,871, 18,582
+        slot-seconds, under-provisioned 346 s), Q2 8 -> 10 -> 12 -> 19 -> 21 (4 against 4;
+        23,496; 14,950; 346 s), Q5 8 -> 11 -> 19 -> 31 -> 32 with the source 2 -> 1 (4 against 3;
+        63,355; 22,574; 183 s), Q3 8 -> 26 -> 32 at the slots (2 against 3; 6,607;
+        25,627; 92 s). Each first step read the arrival from the blind lag (974.2,
+        1,016.3 and 985.1/s for ~1,685, ~1,467 and ~1,685), each last scale-up a drain (Q1 23 -> 28 on
+        2,079.7/s, Q5 19 -> 31 on 1,822.9/s). How old the records were read the arrival within
+        25 % before each first step and within 15 % in those drains a minute in, but far off in
+        a restart's first minute (`experiments/diagnostics/record-age/README.md`): the signal a
+        rule is to be built on.
       - **A benchmark defect found on Q3 and fixed (9618907)**: ds2's first Q3 run (at
         e351ad7) asked the 32-slot cluster for 40: the bench's timing wrapper passed only the
         slot-less call to the policy, so every benchmark ran ds2 blind to slots; no other
@@ -110,8 +123,9 @@ final class KafkaNexmarkSection {
         flink-defaults --scenarios nexmark-q1-15m,nexmark-q2-15m,nexmark-q3-15m,nexmark-q5-15m,nexmark-q8-15m,nexmark-q11-15m
         --controllers CONTROLLER --repeats 1 --out experiments/results/kafka-nexmark-15m`). The
         oracles count the key groups each subtask owns (Q3, Q5, Q8 and Q11 are keyed) and the
-        partitions each source subtask reads. One run of each: no spread. Columns as in the
-        headline.
+        partitions each source subtask reads. One run of each, and a second of ds2 on Q1, Q2,
+        Q3 and Q5 (`--repeats 2`; the runs column says which): no spread to judge by yet.
+        Columns as in the headline.
 
         """,
         NOTES);
