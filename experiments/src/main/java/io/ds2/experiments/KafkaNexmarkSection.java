@@ -84,7 +84,9 @@ final class KafkaNexmarkSection {
       - Q3 and Q8 are marked not valid by the bench's own check: their overload at 8 did not
         show at the sources within 40 s (ds2's Q8 lag stayed 0), so the start is not a fair
         test of reaction there; both controllers end sized and keeping up on both.
-      - **ds2's second runs** (Q1, Q2, Q5 and Q3 at ea5f854: the same decision code; their
+      - **ds2's second runs** (Q1, Q2 and Q5 at ea5f854, Q3 at d3b0c8d with this page's
+        text edited and not yet committed, which its recording calls "-dirty": the same decision
+        code as the first runs; their
         recordings also keep how old the records each source subtask emits are) went as the
         first: Q1 8 -> 10 -> 13 -> 23 -> 28 (4 rescales against 5; lag peak 95,871, 18,582
         slot-seconds, under-provisioned 346 s), Q2 8 -> 10 -> 12 -> 19 -> 21 (4 against 4;
