@@ -41,18 +41,6 @@ public record VertexSample(
     onePerSubtask(vertexId, parallelism, emitLagMs, "emit lag");
   }
 
-  /** A vertex that does not say how old the records it emits are. */
-  public VertexSample(
-      String vertexId,
-      String status,
-      int parallelism,
-      List<SubtaskSample> subtasks,
-      OptionalDouble pendingRecords,
-      Optional<SplitOwnership> splits,
-      List<SourceFetch> fetches) {
-    this(vertexId, status, parallelism, subtasks, pendingRecords, splits, fetches, List.of());
-  }
-
   /** A vertex whose client does not say how it fetches. */
   public VertexSample(
       String vertexId,
