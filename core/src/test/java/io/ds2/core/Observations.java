@@ -96,6 +96,12 @@ public final class Observations {
     return this;
   }
 
+  /** The vertex {@code id} as observed, with how old its records grew. */
+  public Observations aged(String id, io.ds2.core.window.RecordAge age) {
+    vertices.put(id, vertices.get(id).withRecordAge(Optional.of(age)));
+    return this;
+  }
+
   public VertexObservation get(String id) {
     return vertices.get(id);
   }

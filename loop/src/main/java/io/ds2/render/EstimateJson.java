@@ -69,6 +69,16 @@ public final class EstimateJson {
                       .put("arrivalFittedSeconds", b.arrivalSpanSeconds())
                       // of which fitted before the job's last restart (the first window of a run)
                       .put("arrivalFittedBeforeRestartSeconds", b.earlierRunSeconds()));
+      obs.recordAge()
+          .ifPresent(
+              a ->
+                  observed
+                      .putObject("recordAge")
+                      .put("arrivalRate", a.arrivalRate())
+                      .put("readRate", a.readRate())
+                      .put("growth", a.growth())
+                      .put("sinceHeadsSeconds", a.sinceHeadsSeconds())
+                      .put("capped", a.capped()));
       SourceDemand d = estimate.demands().get(v.vertexId());
       if (d != null) {
         ObjectNode demand = n.putObject("demand");

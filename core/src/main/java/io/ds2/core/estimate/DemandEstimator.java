@@ -98,7 +98,24 @@ public final class DemandEstimator {
           catchUp
               .map(d -> OptionalDouble.of(Math.max(0, b.pendingAtEnd()) / (d.toMillis() / 1000.0)))
               .orElse(empty());
-      if (b.headsHidden() && neverWaited(source)) {
+      // A source that never waited may have a gauge that stands (its consumer, held back, fetches
+      // nothing) or hides the heads; how old its records grew says what arrives where it can.
+      OptionalDouble aged =
+          neverWaited(source)
+              ? source.recordAge().map(a -> OptionalDouble.of(a.arrivalRate())).orElse(empty())
+              : empty();
+      if (aged.isPresent() && aged.getAsDouble() > b.arrivalRate()) {
+        return new SourceDemand(
+            source.vertexId(),
+            aged.getAsDouble() + catchUpRate.orElse(0),
+            SourceDemand.Basis.RECORD_AGE,
+            observed,
+            OptionalDouble.of(b.growthPerSecond()),
+            catchUpRate,
+            1,
+            Optional.empty());
+      }
+      if (b.headsHidden() && neverWaited(source) && aged.isEmpty()) {
         // The fit shows about what was read; what arrives is more, by how much no metric says.
         double floor = Math.max(b.arrivalRate(), HIDDEN_STEP * observed * targetUtilization);
         return new SourceDemand(

@@ -19,6 +19,12 @@ public enum ReasonCode {
    * the heads again; a smaller {@code max.partition.fetch.bytes} or a stated demand makes it exact.
    */
   SOURCE_LAG_HIDDEN,
+  /**
+   * A source that never waited for records emitted ever older ones since it was last at its heads:
+   * what arrives, its read rate / (1 - the age's growth a second), is more than its backlog gauge
+   * shows, and is what it is sized for.
+   */
+  SOURCE_ARRIVAL_FROM_RECORD_AGE,
   /** A source's split count is unknown: sized as if its input spread evenly, with no cap. */
   SOURCE_SPLITS_UNKNOWN,
   /**

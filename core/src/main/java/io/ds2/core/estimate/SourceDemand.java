@@ -67,6 +67,12 @@ public record SourceDemand(
      */
     BACKLOG_HIDDEN,
     /**
+     * The source never waited for records, and the records it emits grew older since its readings
+     * found it at its heads: what arrives is what it read / (1 - that growth a second), more than
+     * its backlog gauge shows ({@link io.ds2.core.window.RecordAge}).
+     */
+    RECORD_AGE,
+    /**
      * No backlog metric: observed output scaled by 1 / (1 - back-pressured ratio), the rate the
      * source would emit unthrottled (DS2's source true output rate; FLINK-33306).
      */

@@ -63,6 +63,8 @@ final class SourceEstimate {
       Map<String, List<SubtaskShares>> observed) {
     List<Reason> reasons = new ArrayList<>();
     double demand = d.targetRate();
+    // How the demand was read, where the gauge alone did not say it: for any source, scaled or not.
+    DemandReasons.add(v, obs, d, reasons);
     OptionalDouble trueRate = obs.trueProcessingRatePerInstance();
     Optional<String> unusable = unusable(obs, demand, trueRate);
     if (unusable.isPresent()) {
@@ -84,26 +86,6 @@ final class SourceEstimate {
       reasons.add(new Reason(ReasonCode.NO_DEMAND, "no input expected"));
       int p = ParallelismBounds.apply(v, 0, options, reasons);
       return estimate(v, obs, d, trueRate, OptionalDouble.of(0), p, reasons, Optional.empty());
-    }
-    if (d.basis() == SourceDemand.Basis.BACKLOG_HIDDEN) {
-      reasons.add(
-          new Reason(
-              ReasonCode.SOURCE_LAG_HIDDEN,
-              String.format(
-                  Locale.ROOT,
-                  "%s never waited for records (busy %.0f %%, back-pressured %.0f %%) and its"
-                      + " lag stood still while it read, then jumped: its Kafka consumer holds"
-                      + " fetched records the lag does not count"
-                      + " (max.partition.fetch.bytes, 1 MiB by default, a partition), so what"
-                      + " arrives beyond the %s it read is not known; taken as %s, so that the"
-                      + " job at its target utilization carries twice what it read: a bounded step"
-                      + " (a smaller max.partition.fetch.bytes lets the lag show it; --source-rate"
-                      + " states it)",
-                  chain(v),
-                  100 * obs.busyRatio().orElse(1),
-                  100 * obs.backPressuredRatio().orElse(0),
-                  RateModel.rate(d.observedRate()),
-                  RateModel.rate(demand))));
     }
     double input = demand; // records the source must read
     double capacity = trueRate.getAsDouble() * options.targetUtilization();

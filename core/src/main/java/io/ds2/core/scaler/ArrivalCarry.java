@@ -109,6 +109,7 @@ final class ArrivalCarry {
         o.backPressuredTimeMs(),
         o.subtaskDeltas(),
         Optional.of(b),
-        o.splits());
+        o.splits(),
+        o.recordAge());
   }
 }

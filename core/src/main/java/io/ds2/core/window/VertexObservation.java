@@ -16,6 +16,8 @@ import java.util.OptionalDouble;
  * @param subtaskDeltas per-subtask counter deltas over the window
  * @param splits for a source naming its splits in its metrics, which subtask read which at the
  *     window's end
+ * @param recordAge for a source fallen behind since its readings found it at its heads, what
+ *     arrives by how old the records it emits grew ({@link RecordAge})
  */
 public record VertexObservation(
     String vertexId,
@@ -29,12 +31,61 @@ public record VertexObservation(
     OptionalDouble backPressuredTimeMs,
     List<SubtaskSample> subtaskDeltas,
     Optional<Backlog> backlog,
-    Optional<SplitOwnership> splits) {
+    Optional<SplitOwnership> splits,
+    Optional<RecordAge> recordAge) {
   public VertexObservation {
     if (seconds <= 0) {
       throw new IllegalArgumentException("window length must be positive, was " + seconds);
     }
     subtaskDeltas = List.copyOf(subtaskDeltas);
+  }
+
+  /** A vertex whose records' age is not known. */
+  public VertexObservation(
+      String vertexId,
+      int parallelism,
+      double seconds,
+      TimeBase timeBase,
+      double recordsIn,
+      double recordsOut,
+      OptionalDouble busyTimeMs,
+      OptionalDouble idleTimeMs,
+      OptionalDouble backPressuredTimeMs,
+      List<SubtaskSample> subtaskDeltas,
+      Optional<Backlog> backlog,
+      Optional<SplitOwnership> splits) {
+    this(
+        vertexId,
+        parallelism,
+        seconds,
+        timeBase,
+        recordsIn,
+        recordsOut,
+        busyTimeMs,
+        idleTimeMs,
+        backPressuredTimeMs,
+        subtaskDeltas,
+        backlog,
+        splits,
+        Optional.empty());
+  }
+
+  /** This observation with its records' age. */
+  public VertexObservation withRecordAge(Optional<RecordAge> age) {
+    return new VertexObservation(
+        vertexId,
+        parallelism,
+        seconds,
+        timeBase,
+        recordsIn,
+        recordsOut,
+        busyTimeMs,
+        idleTimeMs,
+        backPressuredTimeMs,
+        subtaskDeltas,
+        backlog,
+        splits,
+        age);
   }
 
   /** A vertex whose splits (if any) are not named in its metrics. */

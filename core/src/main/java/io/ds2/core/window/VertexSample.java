@@ -19,9 +19,8 @@ import java.util.OptionalDouble;
  *     was by its timestamp when the gauge was read, in ms (Flink's {@code currentEmitEventTimeLag},
  *     FLIP-33, for a KafkaSource the record's Kafka timestamp unless the job assigns its own): a
  *     source reading slower than records arrive emits ever older ones, whatever its client has
- *     already fetched, so the lag grows by {@code 1 - read/arrival} a second. Empty when the source
- *     does not report it or no record carried a timestamp (recorded for study; no decision reads it
- *     yet)
+ *     already fetched, so the lag grows by {@code 1 - read/arrival} a second ({@link RecordAge}).
+ *     Empty when the source does not report it or no record carried a timestamp
  */
 public record VertexSample(
     String vertexId,

@@ -171,8 +171,7 @@ public final class WindowBuilder {
     boolean fromLeadIn = leadIn.size > 0;
     VertexSample first = fromLeadIn ? leadIn.values[0] : values[firstPoint][pos];
     Instant at = fromLeadIn ? leadIn.polls[0].time() : samples.get(firstPoint).time();
-    // The run's readings before the first, latest first: the samples before the point, then the
-    // earlier polls.
+    // The run's readings before the first, latest first: the point's samples, then earlier polls.
     List<VertexSample> earlier = new ArrayList<>();
     List<Instant> times = new ArrayList<>();
     if (!fromLeadIn) {
@@ -263,6 +262,9 @@ public final class WindowBuilder {
         continue;
       }
       VertexObservation obs = ((VertexWindow.Observed) o).observation();
+      if (graph.isSourceAt(pos)) { // from the run's first readings: SourceAge
+        obs = obs.withRecordAge(SourceAge.ofRun(lead.latestFirst(), samples, values, pos, at));
+      }
       observations.put(v.id(), obs);
       shortest = Math.min(shortest, obs.seconds());
     }

@@ -184,6 +184,51 @@ class DemandEstimatorTest {
     assertEquals(800, d.targetRate(), 1e-9);
   }
 
+  /** Records read 148/s grew older by 0.4 s a second since the heads, 40 s before. */
+  private static final io.ds2.core.window.RecordAge AGED =
+      new io.ds2.core.window.RecordAge(148 / 0.6, 148, 0.4, 40, false);
+
+  @Test
+  void aSaturatedSourceWhoseRecordsGrewOlderIsSizedForWhatTheirAgeSaysArrives() {
+    // Its gauge stood (140/s); how old its records grew says 246.7/s arrive.
+    Observations o =
+        new Observations(30).readingSource("s", 1, 4440, 30_000, Optional.of(hidden(false)));
+    SourceDemand d =
+        DemandEstimator.infer(o.get("s").withRecordAge(Optional.of(AGED)), Optional.empty());
+    assertEquals(SourceDemand.Basis.RECORD_AGE, d.basis());
+    assertEquals(148 / 0.6, d.targetRate(), 1e-9);
+    assertEquals(148 / 0.6, d.currentRate(), 1e-9);
+  }
+
+  @Test
+  void theRecordsAgeReplacesTheBlindStepWhereTheGaugeHidesTheHeads() {
+    // A measurement, not a probe: 246.7/s where the blind step would take 296/s.
+    Observations o =
+        new Observations(30).readingSource("s", 1, 4440, 30_000, Optional.of(hidden(true)));
+    SourceDemand d =
+        DemandEstimator.infer(o.get("s").withRecordAge(Optional.of(AGED)), Optional.empty());
+    assertEquals(SourceDemand.Basis.RECORD_AGE, d.basis());
+    assertEquals(148 / 0.6, d.targetRate(), 1e-9);
+    // Where the age says no more than the gauge, the gauge's arrival stands, without the step.
+    var young = new io.ds2.core.window.RecordAge(130, 148, 0, 40, false);
+    SourceDemand g =
+        DemandEstimator.infer(o.get("s").withRecordAge(Optional.of(young)), Optional.empty());
+    assertEquals(SourceDemand.Basis.BACKLOG, g.basis());
+    assertEquals(140, g.targetRate(), 1e-9);
+  }
+
+  @Test
+  void aSourceThatWaitedIsNotSizedByItsRecordsAge() {
+    // Idle a third of the time, it read all there was: an age that grew is the job's, not more
+    // arriving.
+    Observations o =
+        new Observations(30).readingSource("s", 1, 4440, 20_000, Optional.of(hidden(false)));
+    SourceDemand d =
+        DemandEstimator.infer(o.get("s").withRecordAge(Optional.of(AGED)), Optional.empty());
+    assertEquals(SourceDemand.Basis.BACKLOG, d.basis());
+    assertEquals(140, d.targetRate(), 1e-9);
+  }
+
   @Test
   void aSourceWithTimeToSpareIsTakenAtItsGaugeWhateverItShows() {
     // Idle a third of the time it reads all there is: the pattern is a consumer's, not a shortfall.

@@ -14,6 +14,7 @@ import io.ds2.core.split.KafkaAssignment;
 import io.ds2.core.split.Split;
 import io.ds2.core.split.SplitOwnership;
 import io.ds2.core.window.Backlog;
+import io.ds2.core.window.RecordAge;
 import io.ds2.core.window.SubtaskSample;
 import java.util.ArrayList;
 import java.util.List;
@@ -215,6 +216,33 @@ class SourceEstimateTest {
     assertTrue(
         s.reasons().get(0).message().contains("max.partition.fetch.bytes"),
         s.reasons().get(0).message());
+  }
+
+  @Test
+  void aSourceSizedByItsRecordsAgeSaysWhatItReadAndHowFastTheyAged() {
+    // The same blind source, its records 0.4 s older every second since its heads 40 s before:
+    // 246.7/s arrive, where the blind step would take 296/s.
+    Observations o = blindSource(1, 140).aged("s", new RecordAge(148 / 0.6, 148, 0.4, 40, false));
+    SourceDemand d = DemandEstimator.infer(o.get("s"), Optional.empty());
+    VertexEstimate s =
+        RateModel.estimate(
+                GRAPH,
+                o.window(),
+                Map.of("s", d),
+                Ds2Options.defaults(),
+                KeyedHistory.empty(),
+                Map.of("s", 12))
+            .vertex("s")
+            .orElseThrow();
+    assertEquals(List.of(ReasonCode.SOURCE_ARRIVAL_FROM_RECORD_AGE), codes(s));
+    assertEquals(2, s.recommendedParallelism()); // 246.7/s at 148/s an instance
+    String why = s.reasons().get(0).message();
+    assertTrue(
+        why.contains("0.40 s a second")
+            && why.contains("40 s before")
+            && why.contains("246.7 records/s arrive where it read 148.0 records/s")
+            && why.contains("(140.0 records/s)"),
+        why);
   }
 
   @Test
