@@ -33,6 +33,7 @@ final class ResultsPage {
         bin/ds2-bench rescore --out experiments/results/kafka-headline-current
         for c in ds2-defaults-u0.7 flink-as-1.10-doc-u0.7; do bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios nexmark-q1-15m,nexmark-q2-15m,nexmark-q3-15m,nexmark-q5-15m,nexmark-q8-15m,nexmark-q11-15m --controllers $c --repeats 1 --out experiments/results/kafka-nexmark-15m; done   # Nexmark on Kafka (~95 min each)
         bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios nexmark-q1-15m,nexmark-q2-15m,nexmark-q5-15m,nexmark-q3-15m --controllers ds2-defaults-u0.7 --repeats 2 --out experiments/results/kafka-nexmark-15m   # ds2's second runs (~17 min a query)
+        bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios nexmark-q1-15m,nexmark-q2-15m,nexmark-q5-15m --controllers ds2-defaults-u0.7 --repeats 1 --out experiments/results/record-age   # ds2 reading the records' age (~17 min a query)
         for c in ds2-defaults-u0.7 ds2-forecast-u0.7 flink-as-1.10-doc-u0.7; do bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios diurnal --controllers $c --repeats 1,2,3 --out experiments/results/diurnal; done   # forecasting recurring load (~80 min a run)
         for c in ds2-defaults ds2-defaults-u0.7; do bin/ds2-bench scenario --feed kafka --scenario fanin-step-up --controller $c --out experiments/results/kafka-default-fetch-hidden-heads; done   # ~10 min
         for c in ds2-defaults-u0.7 flink-as-1.10-doc-u0.7; do bin/ds2-bench scenario --feed kafka --scenario fanin-step-up-long --controller $c --out experiments/results/kafka-default-fetch-hidden-heads; done   # ~31 min each
@@ -64,6 +65,8 @@ final class ResultsPage {
     md.append(data(results, "kafka-headline-current/"));
     KafkaNexmarkSection.render(md, results.resolve("kafka-nexmark-15m"));
     md.append(data(results, "kafka-nexmark-15m/"));
+    RecordAgeSection.render(md, results.resolve("record-age"));
+    md.append(data(results, "record-age/"));
     DiurnalSection.render(md, results.resolve("diurnal"));
     md.append(data(results, "diurnal/"));
     KafkaDefaultFetchSection.render(md, results.resolve("kafka-default-fetch-hidden-heads"));
