@@ -1,10 +1,13 @@
 package io.ds2.core.window;
 
+import io.ds2.core.graph.JobGraph;
+import io.ds2.core.graph.Vertex;
 import io.ds2.core.window.SubtaskSample.Counter;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 
@@ -46,6 +49,27 @@ final class SourceAge {
   static final int MIN_POINTS = 3;
 
   private SourceAge() {}
+
+  /**
+   * Gives each source of a window made its records' age ({@link #ofRun}): once a window, not at
+   * each poll that tries to make one.
+   */
+  static void attach(
+      JobGraph graph,
+      Map<String, VertexObservation> observations,
+      List<JobSample> earlierLatestFirst,
+      List<JobSample> samples,
+      VertexSample[][] values,
+      List<Integer> points) {
+    List<Vertex> order = graph.topologicalOrder();
+    for (int pos = 0; pos < order.size(); pos++) {
+      VertexObservation o = observations.get(order.get(pos).id());
+      if (graph.isSourceAt(pos) && o != null) {
+        Optional<RecordAge> age = ofRun(earlierLatestFirst, samples, values, pos, points);
+        observations.put(o.vertexId(), o.withRecordAge(age));
+      }
+    }
+  }
 
   /**
    * The age over the run's readings of the source at {@code pos} up to the window's end: its
@@ -119,7 +143,8 @@ final class SourceAge {
     VertexSample last = values.get(n - 1);
     int p = last.subtasks().size();
     double span = seconds[n - 1] - seconds[0];
-    Counter read = countsReads(first, last) ? Counter.RECORDS_IN : Counter.RECORDS_OUT;
+    Counter read =
+        SourceBacklog.countsReads(first, last) ? Counter.RECORDS_IN : Counter.RECORDS_OUT;
     OptionalDouble done0 = VertexWindow.sumOf(first.subtasks(), read);
     OptionalDouble done1 = VertexWindow.sumOf(last.subtasks(), read);
     if (span <= 0 || done0.isEmpty() || done1.isEmpty() || !sameShape(values, p)) {
@@ -225,11 +250,5 @@ final class SourceAge {
       }
     }
     return true;
-  }
-
-  private static boolean countsReads(VertexSample from, VertexSample to) {
-    OptionalDouble in0 = VertexWindow.sumOf(from.subtasks(), Counter.RECORDS_IN);
-    OptionalDouble in1 = VertexWindow.sumOf(to.subtasks(), Counter.RECORDS_IN);
-    return in0.isPresent() && in1.isPresent() && in1.getAsDouble() > in0.getAsDouble();
   }
 }

@@ -233,7 +233,7 @@ final class SourceBacklog {
    * filter, a flat map, a sink chained to it). A source that does not count reads (a legacy source)
    * is taken by what it emits.
    */
-  private static boolean countsReads(VertexSample from, VertexSample to) {
+  static boolean countsReads(VertexSample from, VertexSample to) {
     OptionalDouble in0 = VertexWindow.sumOf(from.subtasks(), Counter.RECORDS_IN);
     OptionalDouble in1 = VertexWindow.sumOf(to.subtasks(), Counter.RECORDS_IN);
     return in0.isPresent() && in1.isPresent() && in1.getAsDouble() > in0.getAsDouble();

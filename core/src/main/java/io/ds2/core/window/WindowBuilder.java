@@ -262,9 +262,6 @@ public final class WindowBuilder {
         continue;
       }
       VertexObservation obs = ((VertexWindow.Observed) o).observation();
-      if (graph.isSourceAt(pos)) { // from the run's first readings: SourceAge
-        obs = obs.withRecordAge(SourceAge.ofRun(lead.latestFirst(), samples, values, pos, at));
-      }
       observations.put(v.id(), obs);
       shortest = Math.min(shortest, obs.seconds());
     }
@@ -283,6 +280,7 @@ public final class WindowBuilder {
     }
     JobSample start = points[0];
     JobSample end = points[points.length - 1];
+    SourceAge.attach(graph, observations, lead.latestFirst(), samples, values, at);
     return new WindowResult.Ready(ObservationWindow.owning(start.time(), end.time(), observations));
   }
 
