@@ -96,8 +96,8 @@ final class KafkaNexmarkSection {
         1,016.3 and 985.1/s for ~1,685, ~1,467 and ~1,685), each last scale-up a drain (Q1 23 -> 28 on
         2,079.7/s, Q5 19 -> 31 on 1,822.9/s). How old the records were read the arrival within
         25 % before each first step and within 15 % in those drains a minute in, but far off in
-        a restart's first minute (`experiments/diagnostics/record-age/README.md`): the signal a
-        rule is to be built on.
+        a restart's first minute (`experiments/diagnostics/record-age/README.md`); the rule
+        built on it since, and its runs, are the next section.
       - **A benchmark defect found on Q3 and fixed (9618907)**: ds2's first Q3 run (at
         e351ad7) asked the 32-slot cluster for 40: the bench's timing wrapper passed only the
         slot-less call to the policy, so every benchmark ran ds2 blind to slots; no other
