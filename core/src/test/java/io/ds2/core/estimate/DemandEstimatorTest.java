@@ -188,13 +188,17 @@ class DemandEstimatorTest {
   private static final io.ds2.core.window.RecordAge AGED =
       new io.ds2.core.window.RecordAge(148 / 0.6, 148, 0.4, 40, false);
 
+  /** Source s's demand, its records having aged as {@code age} says. */
+  private static SourceDemand aged(Observations o, io.ds2.core.window.RecordAge age) {
+    return DemandEstimator.infer(o.get("s").withRecordAge(Optional.of(age)), Optional.empty());
+  }
+
   @Test
   void aSaturatedSourceWhoseRecordsGrewOlderIsSizedForWhatTheirAgeSaysArrives() {
     // Its gauge stood (140/s); how old its records grew says 246.7/s arrive.
     Observations o =
         new Observations(30).readingSource("s", 1, 4440, 30_000, Optional.of(hidden(false)));
-    SourceDemand d =
-        DemandEstimator.infer(o.get("s").withRecordAge(Optional.of(AGED)), Optional.empty());
+    SourceDemand d = aged(o, AGED);
     assertEquals(SourceDemand.Basis.RECORD_AGE, d.basis());
     assertEquals(148 / 0.6, d.targetRate(), 1e-9);
     assertEquals(148 / 0.6, d.currentRate(), 1e-9);
@@ -205,14 +209,12 @@ class DemandEstimatorTest {
     // A measurement, not a probe: 246.7/s where the blind step would take 296/s.
     Observations o =
         new Observations(30).readingSource("s", 1, 4440, 30_000, Optional.of(hidden(true)));
-    SourceDemand d =
-        DemandEstimator.infer(o.get("s").withRecordAge(Optional.of(AGED)), Optional.empty());
+    SourceDemand d = aged(o, AGED);
     assertEquals(SourceDemand.Basis.RECORD_AGE, d.basis());
     assertEquals(148 / 0.6, d.targetRate(), 1e-9);
     // Where the age says no more than the gauge, the gauge's arrival stands, without the step.
     var young = new io.ds2.core.window.RecordAge(130, 148, 0, 40, false);
-    SourceDemand g =
-        DemandEstimator.infer(o.get("s").withRecordAge(Optional.of(young)), Optional.empty());
+    SourceDemand g = aged(o, young);
     assertEquals(SourceDemand.Basis.BACKLOG, g.basis());
     assertEquals(140, g.targetRate(), 1e-9);
   }
@@ -223,8 +225,7 @@ class DemandEstimatorTest {
     // arriving.
     Observations o =
         new Observations(30).readingSource("s", 1, 4440, 20_000, Optional.of(hidden(false)));
-    SourceDemand d =
-        DemandEstimator.infer(o.get("s").withRecordAge(Optional.of(AGED)), Optional.empty());
+    SourceDemand d = aged(o, AGED);
     assertEquals(SourceDemand.Basis.BACKLOG, d.basis());
     assertEquals(140, d.targetRate(), 1e-9);
   }

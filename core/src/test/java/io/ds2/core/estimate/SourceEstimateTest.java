@@ -200,17 +200,7 @@ class SourceEstimateTest {
   void aSourceWhoseLagHidesTheHeadsSaysSoAndIsSizedForTheStep() {
     // Busy all 10 s reading 148/s over 12 partitions (1 MiB fetches), its gauge blind.
     Observations o = blindSource(1, 140);
-    SourceDemand d = DemandEstimator.infer(o.get("s"), Optional.empty());
-    VertexEstimate s =
-        RateModel.estimate(
-                GRAPH,
-                o.window(),
-                Map.of("s", d),
-                Ds2Options.defaults(),
-                KeyedHistory.empty(),
-                Map.of("s", 12))
-            .vertex("s")
-            .orElseThrow();
+    VertexEstimate s = sizedOverTwelvePartitions(o);
     assertEquals(ReasonCode.SOURCE_LAG_HIDDEN, codes(s).get(0));
     assertEquals(2, s.recommendedParallelism()); // 296/s at 148/s an instance
     assertTrue(
@@ -223,17 +213,7 @@ class SourceEstimateTest {
     // The same blind source, its records 0.4 s older every second since its heads 40 s before:
     // 246.7/s arrive, where the blind step would take 296/s.
     Observations o = blindSource(1, 140).aged("s", new RecordAge(148 / 0.6, 148, 0.4, 40, false));
-    SourceDemand d = DemandEstimator.infer(o.get("s"), Optional.empty());
-    VertexEstimate s =
-        RateModel.estimate(
-                GRAPH,
-                o.window(),
-                Map.of("s", d),
-                Ds2Options.defaults(),
-                KeyedHistory.empty(),
-                Map.of("s", 12))
-            .vertex("s")
-            .orElseThrow();
+    VertexEstimate s = sizedOverTwelvePartitions(o);
     assertEquals(List.of(ReasonCode.SOURCE_ARRIVAL_FROM_RECORD_AGE), codes(s));
     assertEquals(2, s.recommendedParallelism()); // 246.7/s at 148/s an instance
     String why = s.reasons().get(0).message();
@@ -262,6 +242,20 @@ class SourceEstimateTest {
             .orElseThrow();
     assertEquals(ReasonCode.SOURCE_LAG_HIDDEN, codes(s).get(0));
     assertEquals(6, s.recommendedParallelism(), s.toString());
+  }
+
+  /** Source s as its demand is inferred, at the defaults, reading 12 partitions. */
+  private static VertexEstimate sizedOverTwelvePartitions(Observations o) {
+    SourceDemand d = DemandEstimator.infer(o.get("s"), Optional.empty());
+    return RateModel.estimate(
+            GRAPH,
+            o.window(),
+            Map.of("s", d),
+            Ds2Options.defaults(),
+            KeyedHistory.empty(),
+            Map.of("s", 12))
+        .vertex("s")
+        .orElseThrow();
   }
 
   /**
