@@ -92,7 +92,8 @@ public final class Observations {
             OptionalDouble.of(bp),
             subtasks,
             Optional.empty(),
-            splits));
+            splits,
+            Optional.empty()));
     return this;
   }
 

@@ -40,36 +40,6 @@ public record VertexObservation(
     subtaskDeltas = List.copyOf(subtaskDeltas);
   }
 
-  /** A vertex whose records' age is not known. */
-  public VertexObservation(
-      String vertexId,
-      int parallelism,
-      double seconds,
-      TimeBase timeBase,
-      double recordsIn,
-      double recordsOut,
-      OptionalDouble busyTimeMs,
-      OptionalDouble idleTimeMs,
-      OptionalDouble backPressuredTimeMs,
-      List<SubtaskSample> subtaskDeltas,
-      Optional<Backlog> backlog,
-      Optional<SplitOwnership> splits) {
-    this(
-        vertexId,
-        parallelism,
-        seconds,
-        timeBase,
-        recordsIn,
-        recordsOut,
-        busyTimeMs,
-        idleTimeMs,
-        backPressuredTimeMs,
-        subtaskDeltas,
-        backlog,
-        splits,
-        Optional.empty());
-  }
-
   /** This observation with its records' age. */
   public VertexObservation withRecordAge(Optional<RecordAge> age) {
     return new VertexObservation(
@@ -113,6 +83,7 @@ public record VertexObservation(
         backPressuredTimeMs,
         subtaskDeltas,
         backlog,
+        Optional.empty(),
         Optional.empty());
   }
 

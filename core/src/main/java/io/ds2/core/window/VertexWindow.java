@@ -145,7 +145,8 @@ final class VertexWindow {
             sumOf(subtaskDeltas, Counter.BACK_PRESSURED_TIME_MS),
             subtaskDeltas,
             age == null ? Optional.empty() : SourceBacklog.fit(readings, leadIn, age),
-            b.splits()));
+            b.splits(),
+            Optional.empty())); // the records' age: once the window is made (SourceAge.attach)
   }
 
   private static Refused notRefreshed(Vertex v) {
