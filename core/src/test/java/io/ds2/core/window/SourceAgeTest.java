@@ -41,13 +41,19 @@ class SourceAgeTest {
   }
 
   private static Optional<RecordAge> fit(int from, int to, IntToDoubleFunction lagMs) {
+    return fit(from, to, lagMs, from);
+  }
+
+  /** As above, the first reading {@code runAge} seconds into the run. */
+  private static Optional<RecordAge> fit(
+      int from, int to, IntToDoubleFunction lagMs, double runAge) {
     List<VertexSample> values = new ArrayList<>();
     List<Double> at = new ArrayList<>();
     for (int t = from; t <= to; t += 10) {
       values.add(reading(t, lagMs, 300));
       at.add((double) (t - from));
     }
-    return SourceAge.fit(values, at.stream().mapToDouble(Double::doubleValue).toArray());
+    return SourceAge.fit(values, at.stream().mapToDouble(Double::doubleValue).toArray(), runAge);
   }
 
   @Test
@@ -85,6 +91,18 @@ class SourceAgeTest {
   }
 
   @Test
+  void aRunAlreadyBehindAtItsFirstReadingIsReadFromThereIfItsRecordsAreYoungerThanTheRun() {
+    // 8 s behind at the first reading (past the 5 s heads), 20 s into the run: it started at its
+    // heads and fell behind 0.4 s a second before the metric store first refreshed.
+    RecordAge age = fit(10, 50, t -> 400.0 * (t + 10), 20).orElseThrow();
+    assertEquals(1000.0 / 0.6, age.arrivalRate(), 1e-6);
+    assertEquals(0.4, age.growth(), 1e-9);
+    assertEquals(40, age.sinceHeadsSeconds(), 1e-9);
+    // The same readings 5 s into a run: records older than the run, a restore from a checkpoint.
+    assertTrue(fit(10, 50, t -> 400.0 * (t + 10), 5).isEmpty());
+  }
+
+  @Test
   void youngRecordsWithABacklogAreNotTheHeads() {
     // One caught-up partition's chunk shows young records while 20,000 still wait (20 s of
     // reading).
@@ -94,7 +112,7 @@ class SourceAgeTest {
       values.add(reading(10 + 10 * k, t -> 1000 + 400.0 * (t - 10), k == 0 ? 20_000 : 300));
       at[k] = 10 * k;
     }
-    assertTrue(SourceAge.fit(values, at).isEmpty());
+    assertTrue(SourceAge.fit(values, at, 10).isEmpty());
   }
 
   @Test
