@@ -2,6 +2,8 @@ package io.ds2.core.window;
 
 import io.ds2.core.window.SubtaskSample.Counter;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalDouble;
 
 /**
@@ -88,5 +90,59 @@ final class GaugeAge {
 
   private static double seconds(Instant a, Instant b) {
     return (b.getEpochSecond() - a.getEpochSecond()) + (b.getNano() - a.getNano()) / 1e9;
+  }
+
+  /**
+   * The age of a source's backlog gauge at the first reading its fit takes (the lead-in's first,
+   * else the window's first point): since the earliest of the run's readings before it, warm-up
+   * included, that shows the same value with no other in between.
+   *
+   * @param runLatestFirst the run's polls before the window's, latest first
+   */
+  static GaugeAge at(
+      List<JobSample> samples,
+      VertexSample[][] values,
+      int firstPoint,
+      int pos,
+      List<JobSample> runLatestFirst,
+      VertexWindow.Readings leadIn) {
+    boolean fromLeadIn = leadIn.size > 0;
+    VertexSample first = fromLeadIn ? leadIn.values[0] : values[firstPoint][pos];
+    Instant at = fromLeadIn ? leadIn.polls[0].time() : samples.get(firstPoint).time();
+    // The run's readings before the first, latest first: the point's samples, then earlier polls.
+    List<VertexSample> earlier = new ArrayList<>();
+    List<Instant> times = new ArrayList<>();
+    if (!fromLeadIn) {
+      for (int k = firstPoint - 1; k >= 0; k--) {
+        earlier.add(values[k][pos]);
+        times.add(samples.get(k).time());
+      }
+    }
+    for (JobSample s : runLatestFirst) {
+      if (s.time().isBefore(at)) {
+        earlier.add(s.vertices().get(first.vertexId()));
+        times.add(s.time());
+      }
+    }
+    VertexSample previous = null;
+    Instant previousAt = null;
+    for (int k = 0; k < earlier.size(); k++) {
+      if (earlier.get(k) != null && !earlier.get(k).equals(first)) {
+        previous = earlier.get(k);
+        previousAt = times.get(k);
+        break;
+      }
+    }
+    if (first.pendingRecords().isEmpty()) {
+      return new GaugeAge(null, null, previous, previousAt);
+    }
+    double value = first.pendingRecords().getAsDouble();
+    VertexSample earliest = first;
+    Instant since = at;
+    for (int k = 0; k < earlier.size() && GaugeAge.same(earlier.get(k), value); k++) {
+      earliest = earlier.get(k);
+      since = times.get(k);
+    }
+    return new GaugeAge(earliest, since, previous, previousAt);
   }
 }

@@ -157,58 +157,6 @@ public final class WindowBuilder {
   }
 
   /**
-   * The age of a source's backlog gauge at the first reading its fit takes (the lead-in's first,
-   * else the window's first point): since the earliest of the run's readings before it, warm-up
-   * included, that shows the same value with no other in between.
-   */
-  private static GaugeAge gaugeAge(
-      List<JobSample> samples,
-      VertexSample[][] values,
-      int firstPoint,
-      int pos,
-      LeadIn lead,
-      VertexWindow.Readings leadIn) {
-    boolean fromLeadIn = leadIn.size > 0;
-    VertexSample first = fromLeadIn ? leadIn.values[0] : values[firstPoint][pos];
-    Instant at = fromLeadIn ? leadIn.polls[0].time() : samples.get(firstPoint).time();
-    // The run's readings before the first, latest first: the point's samples, then earlier polls.
-    List<VertexSample> earlier = new ArrayList<>();
-    List<Instant> times = new ArrayList<>();
-    if (!fromLeadIn) {
-      for (int k = firstPoint - 1; k >= 0; k--) {
-        earlier.add(values[k][pos]);
-        times.add(samples.get(k).time());
-      }
-    }
-    for (JobSample s : lead.latestFirst()) {
-      if (s.time().isBefore(at)) {
-        earlier.add(s.vertices().get(first.vertexId()));
-        times.add(s.time());
-      }
-    }
-    VertexSample previous = null;
-    Instant previousAt = null;
-    for (int k = 0; k < earlier.size(); k++) {
-      if (earlier.get(k) != null && !earlier.get(k).equals(first)) {
-        previous = earlier.get(k);
-        previousAt = times.get(k);
-        break;
-      }
-    }
-    if (first.pendingRecords().isEmpty()) {
-      return new GaugeAge(null, null, previous, previousAt);
-    }
-    double value = first.pendingRecords().getAsDouble();
-    VertexSample earliest = first;
-    Instant since = at;
-    for (int k = 0; k < earlier.size() && GaugeAge.same(earlier.get(k), value); k++) {
-      earliest = earlier.get(k);
-      since = times.get(k);
-    }
-    return new GaugeAge(earliest, since, previous, previousAt);
-  }
-
-  /**
    * The sample's values of each vertex in {@code order} (null where it has none). Samples are
    * mostly taken in the graph's order, so each entry is checked against the next one before falling
    * back to a lookup by id.
@@ -250,7 +198,9 @@ public final class WindowBuilder {
         VertexWindow.freshReadings(pos, lead.polls(), lead.values(), leadIn);
       }
       GaugeAge age =
-          graph.isSourceAt(pos) ? gaugeAge(samples, values, at.get(0), pos, lead, leadIn) : null;
+          graph.isSourceAt(pos)
+              ? GaugeAge.at(samples, values, at.get(0), pos, lead.latestFirst(), leadIn)
+              : null;
       VertexWindow.Outcome o =
           VertexWindow.observe(v, pos, points, pointValues, scratch, leadIn, age);
       if (o instanceof VertexWindow.Refused refused) {
