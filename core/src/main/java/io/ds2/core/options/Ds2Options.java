@@ -150,7 +150,8 @@ public record Ds2Options(
               "How long a rescale may take to show in the running job"
                   + " (cooldown, checkpoint) before it counts as unmet and is put back; a job"
                   + " that restarts twice within it after the rescale applied is rolled back"
-                  + " too."),
+                  + " too; and the longest a restart behind its sources' heads is waited out"
+                  + " before its windows start."),
           spec(
               RESCALE_BACKOFF,
               "10m",

@@ -54,7 +54,8 @@ public final class WindowAssembly {
   private Instant deadline;
 
   public WindowAssembly(Ds2Options o) {
-    this.builder = new WindowBuilder(o.window(), o.warmUp());
+    // A restart's backlog is waited out for as long as a rescale may take to show in the job.
+    this.builder = new WindowBuilder(o.window(), o.warmUp(), o.rescaleTimeout());
     this.window = o.window();
     this.sampleInterval = o.sampleInterval();
     this.maxWait = maxWait(o);
@@ -95,6 +96,10 @@ public final class WindowAssembly {
           carry.apply(ready.window(), new ArrivalCarry.Run(last.runningSince(), last.restarts())));
     }
     WindowResult.NotReady notReady = (WindowResult.NotReady) r;
+    if (notReady.problem() == WindowProblem.CATCHING_UP) {
+      // Bounded by the builder (a rescale timeout after the restart): the attempt starts then.
+      deadline = now.plus(maxWait);
+    }
     WindowProblem dropped = null;
     if (notReady.problem().invalidatesSamples()) {
       dropped = notReady.problem();

@@ -35,14 +35,24 @@ public final class WindowBuilder {
 
   private final Duration minLength;
   private final Duration warmUp;
+  private final CatchUpWait catchUp;
 
   /**
    * @param minLength the shortest window to accept
    * @param warmUp how long after the job (re)started metrics are ignored
    */
   public WindowBuilder(Duration minLength, Duration warmUp) {
+    this(minLength, warmUp, Duration.ZERO);
+  }
+
+  /**
+   * @param maxCatchUp how long after a restart behind its sources' heads the run's windows wait at
+   *     most for them to catch up ({@link CatchUpWait})
+   */
+  public WindowBuilder(Duration minLength, Duration warmUp, Duration maxCatchUp) {
     this.minLength = minLength;
     this.warmUp = warmUp;
+    this.catchUp = maxCatchUp.isZero() ? CatchUpWait.NONE : new CatchUpWait(maxCatchUp);
   }
 
   public WindowResult build(JobGraph graph, List<JobSample> samples) {
@@ -90,7 +100,16 @@ public final class WindowBuilder {
         }
       }
     }
-    Instant settled = first.runningSince().plus(warmUp);
+    Instant warmedUp = first.runningSince().plus(warmUp);
+    LeadIn lead = leadIn(graph, first, leadIn, warmedUp);
+    CatchUpWait.Start start = catchUp.start(graph, lead.latestFirst(), samples, warmedUp);
+    if (start.catchingUp()) {
+      return notReady(WindowProblem.CATCHING_UP, start.detail());
+    }
+    Instant settled = start.from();
+    if (settled.isAfter(warmedUp)) {
+      lead = leadIn(graph, first, leadIn, settled);
+    }
     List<Integer> points = new ArrayList<>();
     for (int k : changePoints(samples)) {
       if (!samples.get(k).time().isBefore(settled)) {
@@ -104,7 +123,6 @@ public final class WindowBuilder {
               "job (re)started at " + first.runningSince() + "; warming up for " + warmUp)
           : notReady(WindowProblem.TOO_FEW_SAMPLES, "waiting for Flink to refresh its metrics");
     }
-    LeadIn lead = leadIn(graph, first, leadIn, settled);
     WindowResult whole = cut(graph, samples, values, points, lead);
     // Flink's task time times every reading exactly, even one that sat in the metric store long
     // before the first poll. Poll time does not: there the first change point's time is unknown,

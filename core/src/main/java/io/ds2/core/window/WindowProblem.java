@@ -11,6 +11,11 @@ public enum WindowProblem {
   TOO_SHORT(false),
   /** The job (re)started too recently; its first metrics are start-up artefacts. */
   WARMING_UP(false),
+  /**
+   * The job restarted behind its sources' heads (from a checkpoint, with a backlog) and they have
+   * not caught up yet: what they read is the backlog, not what arrives.
+   */
+  CATCHING_UP(false),
   /** The job is not RUNNING, or a vertex is not RUNNING. */
   JOB_NOT_RUNNING(true),
   /** The job restarted or was rescaled inside the window; counters were reset. */

@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
@@ -39,6 +40,10 @@ class WindowAssemblyTest {
     // Records emitted and lag growth per second: the arrival is their sum.
     double emitted = 100;
     double lagGrowth = 50;
+    // How old the source's last record was at the run's start (ms; none if NaN), and how fast that
+    // falls (ms a second) down to 1 s.
+    double ageAtStart = Double.NaN;
+    double ageFall = 0;
 
     JobSample sample() {
       double t = Duration.between(runningSince, now).toMillis() / 1000.0;
@@ -50,7 +55,12 @@ class WindowAssemblyTest {
               "RUNNING",
               1,
               List.of(SubtaskSample.of(0, 0, emitted * t, 0, 1000 * t, 0)),
-              OptionalDouble.of(lagGrowth * t)));
+              OptionalDouble.of(lagGrowth * t),
+              Optional.empty(),
+              List.of(),
+              Double.isNaN(ageAtStart)
+                  ? List.of()
+                  : List.of(OptionalDouble.of(Math.max(1000, ageAtStart - ageFall * t)))));
       v.put(
           "a",
           new VertexSample(
@@ -146,6 +156,23 @@ class WindowAssemblyTest {
     assertEquals(250, b.arrivalRate(), 1e-9);
     assertEquals(10, b.arrivalSpanSeconds(), 1e-9);
     assertEquals(0, b.earlierRunSeconds(), 1e-9);
+  }
+
+  /**
+   * A restart behind the source's heads (its records 40 s old, 0.5 s younger a second) is waited
+   * out past the window's usual longest wait (30 s here): the window starts once caught up.
+   */
+  @Test
+  void aRestartsBacklogIsWaitedOutPastTheUsualLongestWait() {
+    Job job = new Job();
+    job.ageAtStart = 1000; // at its heads
+    WindowAssembly collector = tenSecondWindows();
+    collect(collector, job);
+    restart(job);
+    job.ageAtStart = 40_000;
+    job.ageFall = 500;
+    ObservationWindow w = collect(collector, job);
+    assertEquals(job.runningSince.plusSeconds(70), w.start());
   }
 
   @Test

@@ -148,7 +148,8 @@ class SourceAgeTest {
             .orElseThrow();
     assertEquals(1000.0 / 0.6, s.recordAge().orElseThrow().arrivalRate(), 1.0);
     assertEquals(50, s.recordAge().orElseThrow().sinceHeadsSeconds(), 0.5);
-    // The window alone starts behind its heads: nothing.
+    // The window alone starts 40 s into the run, its records 14 s old: younger than the run, so
+    // read from there, but over 20 s only: nothing.
     VertexObservation alone =
         assertInstanceOf(WindowResult.Ready.class, builder.build(graph, List.of(), window))
             .window()

@@ -1,0 +1,133 @@
+package io.ds2.core.window;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
+import io.ds2.core.graph.Edge;
+import io.ds2.core.graph.JobGraph;
+import io.ds2.core.graph.Vertex;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import java.util.function.IntToDoubleFunction;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A run restored behind its sources' heads is not windowed until they caught up: 20 s windows, a 15
+ * s warm-up, at most 180 s waited. A first run at its heads (records 1 s old) shows the source's
+ * records carry fresh event times; the job restarts at second 100.
+ */
+class CatchUpWaitTest {
+  private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+  private static final JobGraph GRAPH =
+      JobGraph.of(
+          List.of(new Vertex("s", "Source", 128), new Vertex("a", "Work", 128)),
+          List.of(new Edge("s", "a", "HASH")));
+
+  private final WindowBuilder builder =
+      new WindowBuilder(Duration.ofSeconds(20), Duration.ofSeconds(15), Duration.ofSeconds(180));
+
+  /**
+   * A poll at second {@code t} of the run started at second {@code since}: the source's two
+   * subtasks read 500/s each, their last records {@code lagMs(t)} and 100 ms more old.
+   */
+  private static JobSample poll(int t, int since, IntToDoubleFunction lagMs) {
+    double run = t - since;
+    List<SubtaskSample> subtasks = new ArrayList<>();
+    List<OptionalDouble> lag = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      subtasks.add(SubtaskSample.of(i, 500 * run, 500 * run, 0, 1000 * run, 0));
+      lag.add(OptionalDouble.of(lagMs.applyAsDouble(t) + 100 * i));
+    }
+    Map<String, VertexSample> v = new LinkedHashMap<>();
+    v.put(
+        "s",
+        new VertexSample(
+            "s", "RUNNING", 2, subtasks, OptionalDouble.of(300), Optional.empty(), List.of(), lag));
+    v.put(
+        "a",
+        new VertexSample(
+            "a",
+            "RUNNING",
+            1,
+            List.of(SubtaskSample.of(0, 1000 * run, 1000 * run, 700 * run, 300 * run, 0)),
+            OptionalDouble.empty()));
+    return new JobSample(
+        T0.plusSeconds(t), "RUNNING", T0.plusSeconds(since), OptionalLong.of(since > 0 ? 1 : 0), v);
+  }
+
+  private static List<JobSample> polls(int from, int to, int since, IntToDoubleFunction lagMs) {
+    List<JobSample> polls = new ArrayList<>();
+    for (int t = from; t <= to; t += 10) {
+      polls.add(poll(t, since, lagMs));
+    }
+    return polls;
+  }
+
+  /** Builds a window of the first run, its source at its heads. */
+  private void firstRunAtItsHeads() {
+    assertInstanceOf(WindowResult.Ready.class, builder.build(GRAPH, polls(10, 50, 0, t -> 1000)));
+  }
+
+  @Test
+  void aRunRestoredBehindItsHeadsIsWindowedFromWhereItCaughtUp() {
+    firstRunAtItsHeads();
+    // 40 s behind at the restart, 0.5 s less every second: at its heads (<= 5 s) from second 171.
+    IntToDoubleFunction draining = t -> Math.max(1000, 40_000 - 500.0 * (t - 100));
+    WindowResult.NotReady waiting =
+        assertInstanceOf(
+            WindowResult.NotReady.class, builder.build(GRAPH, polls(101, 161, 100, draining)));
+    assertEquals(WindowProblem.CATCHING_UP, waiting.problem());
+    ObservationWindow w =
+        assertInstanceOf(
+                WindowResult.Ready.class, builder.build(GRAPH, polls(101, 191, 100, draining)))
+            .window();
+    assertEquals(T0.plusSeconds(171), w.start());
+  }
+
+  @Test
+  void aRunThatDoesNotCatchUpIsWindowedAtTheLatestTheLongestWaitAfterItsRestart() {
+    firstRunAtItsHeads();
+    IntToDoubleFunction fallingBehind = t -> 40_000 + 200.0 * (t - 100);
+    assertEquals(
+        WindowProblem.CATCHING_UP,
+        assertInstanceOf(
+                WindowResult.NotReady.class,
+                builder.build(GRAPH, polls(101, 271, 100, fallingBehind)))
+            .problem());
+    ObservationWindow w =
+        assertInstanceOf(
+                WindowResult.Ready.class, builder.build(GRAPH, polls(101, 311, 100, fallingBehind)))
+            .window();
+    assertEquals(T0.plusSeconds(281), w.start());
+  }
+
+  @Test
+  void aSourceNeverSeenAtItsHeadsIsNotWaitedFor() {
+    // Its records carry event times a minute old by design: it would never be seen caught up.
+    assertInstanceOf(WindowResult.Ready.class, builder.build(GRAPH, polls(10, 50, 0, t -> 60_000)));
+    ObservationWindow w =
+        assertInstanceOf(
+                WindowResult.Ready.class, builder.build(GRAPH, polls(101, 141, 100, t -> 60_000)))
+            .window();
+    assertEquals(T0.plusSeconds(121), w.start());
+  }
+
+  @Test
+  void aRunWhoseRecordsAreYoungerThanItIsNotWaitedFor() {
+    firstRunAtItsHeads();
+    // Restored at its heads, then fell behind 0.6 s a second: its records no older than the run.
+    ObservationWindow w =
+        assertInstanceOf(
+                WindowResult.Ready.class,
+                builder.build(GRAPH, polls(101, 141, 100, t -> 600.0 * (t - 100))))
+            .window();
+    assertEquals(T0.plusSeconds(121), w.start());
+  }
+}
