@@ -133,17 +133,19 @@ final class CatchUpWait {
             latest));
   }
 
-  /** The oldest record any subtask emitted last, seconds; NaN where a subtask does not say. */
+  /**
+   * The oldest record any subtask emitted last, seconds; NaN where none says (a subtask that reads
+   * no split emits nothing, and says nothing, for as long as it runs).
+   */
   private static double oldest(VertexSample r) {
-    if (r.emitLagMs().size() != r.subtasks().size() || r.emitLagMs().isEmpty()) {
-      return Double.NaN;
-    }
-    double oldest = 0;
+    double oldest = Double.NaN;
     for (OptionalDouble ms : r.emitLagMs()) {
-      if (ms.isEmpty()) {
-        return Double.NaN;
+      if (ms.isPresent()) {
+        oldest =
+            Double.isNaN(oldest)
+                ? ms.getAsDouble() / 1000
+                : Math.max(oldest, ms.getAsDouble() / 1000);
       }
-      oldest = Math.max(oldest, ms.getAsDouble() / 1000);
     }
     return oldest;
   }

@@ -38,6 +38,11 @@ class CatchUpWaitTest {
    * subtasks read 500/s each, their last records {@code lagMs(t)} and 100 ms more old.
    */
   private static JobSample poll(int t, int since, IntToDoubleFunction lagMs) {
+    return poll(t, since, lagMs, false);
+  }
+
+  /** As above; {@code idle}: a third subtask that reads no split, its records' age unknown. */
+  private static JobSample poll(int t, int since, IntToDoubleFunction lagMs, boolean idle) {
     double run = t - since;
     List<SubtaskSample> subtasks = new ArrayList<>();
     List<OptionalDouble> lag = new ArrayList<>();
@@ -45,11 +50,22 @@ class CatchUpWaitTest {
       subtasks.add(SubtaskSample.of(i, 500 * run, 500 * run, 0, 1000 * run, 0));
       lag.add(OptionalDouble.of(lagMs.applyAsDouble(t) + 100 * i));
     }
+    if (idle) {
+      subtasks.add(SubtaskSample.of(2, 0, 0, 0, 1000 * run, 0));
+      lag.add(OptionalDouble.empty());
+    }
     Map<String, VertexSample> v = new LinkedHashMap<>();
     v.put(
         "s",
         new VertexSample(
-            "s", "RUNNING", 2, subtasks, OptionalDouble.of(300), Optional.empty(), List.of(), lag));
+            "s",
+            "RUNNING",
+            subtasks.size(),
+            subtasks,
+            OptionalDouble.of(300),
+            Optional.empty(),
+            List.of(),
+            lag));
     v.put(
         "a",
         new VertexSample(
@@ -63,9 +79,14 @@ class CatchUpWaitTest {
   }
 
   private static List<JobSample> polls(int from, int to, int since, IntToDoubleFunction lagMs) {
+    return polls(from, to, since, lagMs, false);
+  }
+
+  private static List<JobSample> polls(
+      int from, int to, int since, IntToDoubleFunction lagMs, boolean idle) {
     List<JobSample> polls = new ArrayList<>();
     for (int t = from; t <= to; t += 10) {
-      polls.add(poll(t, since, lagMs));
+      polls.add(poll(t, since, lagMs, idle));
     }
     return polls;
   }
@@ -87,6 +108,25 @@ class CatchUpWaitTest {
     ObservationWindow w =
         assertInstanceOf(
                 WindowResult.Ready.class, builder.build(GRAPH, polls(101, 191, 100, draining)))
+            .window();
+    assertEquals(T0.plusSeconds(171), w.start());
+  }
+
+  @Test
+  void aSubtaskThatReadsNoSplitIsNotWaitedFor() {
+    assertInstanceOf(
+        WindowResult.Ready.class, builder.build(GRAPH, polls(10, 50, 0, t -> 1000, true)));
+    IntToDoubleFunction draining = t -> Math.max(1000, 40_000 - 500.0 * (t - 100));
+    assertEquals(
+        WindowProblem.CATCHING_UP,
+        assertInstanceOf(
+                WindowResult.NotReady.class,
+                builder.build(GRAPH, polls(101, 161, 100, draining, true)))
+            .problem());
+    ObservationWindow w =
+        assertInstanceOf(
+                WindowResult.Ready.class,
+                builder.build(GRAPH, polls(101, 191, 100, draining, true)))
             .window();
     assertEquals(T0.plusSeconds(171), w.start());
   }
