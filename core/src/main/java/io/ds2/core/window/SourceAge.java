@@ -50,6 +50,15 @@ final class SourceAge {
 
   static final int MIN_POINTS = 3;
 
+  /**
+   * How soon after its run's start a reading can show the run started at its heads: Flink's first
+   * metric refreshes (10 s apart by default). Later, records younger than the run say nothing of
+   * its start: a run restored behind reads them once it has drained part of its backlog (the
+   * headline's Orders source, 3 instances draining, emitted 49-72 s old records 151 s into its run,
+   * and a fit from there read 470/s for 400).
+   */
+  static final double FIRST_READING_SECONDS = 20;
+
   private SourceAge() {}
 
   /**
@@ -219,17 +228,19 @@ final class SourceAge {
   }
 
   /**
-   * Whether subtask {@code i}'s first reading, {@code runAge} seconds into its run, shows records
-   * no older than the run, with no more waiting than it would read meanwhile: the run started at
-   * its heads (a run that starts behind — restored from a checkpoint — emits records older than
-   * itself), and what it fell behind since is less than a chunk of each partition, so its age grows
-   * as from the heads. At Flink's 10 s metric refresh, a source reading 148/s of 400/s was 7.3 s
-   * behind at its first reading; restored runs read 10.4-104 s old records 0.1-10.5 s in.
+   * Whether subtask {@code i}'s first reading, {@code runAge} seconds into its run (at most {@link
+   * #FIRST_READING_SECONDS}: one of the run's first), shows records no older than the run, with no
+   * more waiting than it would read meanwhile: the run started at its heads (a run that starts
+   * behind — restored from a checkpoint — emits records older than itself), and what it fell behind
+   * since is less than a chunk of each partition, so its age grows as from the heads. At Flink's 10
+   * s metric refresh, a source reading 148/s of 400/s was 7.3 s behind at its first reading;
+   * restored runs read 10.4-104 s old records 0.1-10.5 s in.
    */
   private static boolean youngerThanRun(VertexSample v, int i, double vertexRate, double runAge) {
     OptionalDouble lagMs = v.emitLagMs().get(i);
     double window = Math.max(HEADS_SECONDS, runAge);
-    return lagMs.isPresent()
+    return runAge <= FIRST_READING_SECONDS
+        && lagMs.isPresent()
         && lagMs.getAsDouble() <= runAge * 1000
         && (v.pendingRecords().isEmpty()
             || v.pendingRecords().getAsDouble() <= window * Math.max(0, vertexRate));

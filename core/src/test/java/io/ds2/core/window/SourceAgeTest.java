@@ -100,6 +100,9 @@ class SourceAgeTest {
     assertEquals(40, age.sinceHeadsSeconds(), 1e-9);
     // The same readings 5 s into a run: records older than the run, a restore from a checkpoint.
     assertTrue(fit(10, 50, t -> 400.0 * (t + 10), 5).isEmpty());
+    // And 150 s into a run, the earliest reading kept: younger than the run, but not one of its
+    // first readings (a run restored behind that has drained part of its backlog reads so).
+    assertTrue(fit(10, 50, t -> 400.0 * (t + 10), 150).isEmpty());
   }
 
   @Test
