@@ -36,6 +36,8 @@ final class ResultsPage {
         bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios nexmark-q1-15m,nexmark-q2-15m,nexmark-q5-15m --controllers ds2-defaults-u0.7 --repeats 1 --out experiments/results/record-age   # ds2 reading the records' age (~17 min a query)
         bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios fanin-step-up-long --controllers ds2-defaults-u0.7 --repeats 1 --out experiments/results/record-age   # the headline, the same (~31 min)
         bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios nexmark-q1-15m,nexmark-q2-15m --controllers ds2-defaults-u0.7 --repeats 2 --out experiments/results/record-age   # their second runs
+        bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios fanin-step-up-long --controllers ds2-defaults-u0.7 --repeats 1,2,3 --out experiments/results/kafka-headline-catch-up   # the headline, a restart's backlog waited out (~31 min a run)
+        bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios nexmark-q1-15m,nexmark-q2-15m,nexmark-q5-15m --controllers ds2-defaults-u0.7 --repeats 1,2,3 --out experiments/results/kafka-nexmark-catch-up   # Nexmark, the same (~17 min a query)
         for c in ds2-defaults-u0.7 ds2-forecast-u0.7 flink-as-1.10-doc-u0.7; do bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios diurnal --controllers $c --repeats 1,2,3 --out experiments/results/diurnal; done   # forecasting recurring load (~80 min a run)
         for c in ds2-defaults ds2-defaults-u0.7; do bin/ds2-bench scenario --feed kafka --scenario fanin-step-up --controller $c --out experiments/results/kafka-default-fetch-hidden-heads; done   # ~10 min
         for c in ds2-defaults-u0.7 flink-as-1.10-doc-u0.7; do bin/ds2-bench scenario --feed kafka --scenario fanin-step-up-long --controller $c --out experiments/results/kafka-default-fetch-hidden-heads; done   # ~31 min each
@@ -69,6 +71,10 @@ final class ResultsPage {
     md.append(data(results, "kafka-nexmark-15m/"));
     RecordAgeSection.render(md, results.resolve("record-age"));
     md.append(data(results, "record-age/"));
+    CatchUpWaitSection.renderHeadline(md, results.resolve("kafka-headline-catch-up"));
+    md.append(data(results, "kafka-headline-catch-up/"));
+    CatchUpWaitSection.renderNexmark(md, results.resolve("kafka-nexmark-catch-up"));
+    md.append(data(results, "kafka-nexmark-catch-up/"));
     DiurnalSection.render(md, results.resolve("diurnal"));
     md.append(data(results, "diurnal/"));
     KafkaDefaultFetchSection.render(md, results.resolve("kafka-default-fetch-hidden-heads"));
