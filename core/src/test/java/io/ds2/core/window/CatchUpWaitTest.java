@@ -96,78 +96,54 @@ class CatchUpWaitTest {
     assertInstanceOf(WindowResult.Ready.class, builder.build(GRAPH, polls(10, 50, 0, t -> 1000)));
   }
 
+  /** 40 s behind at the restart, 0.5 s less every second: at its heads (<= 5 s) from second 171. */
+  private static final IntToDoubleFunction DRAINING =
+      t -> Math.max(1000, 40_000 - 500.0 * (t - 100));
+
+  private void assertCatchingUp(List<JobSample> polls) {
+    assertEquals(
+        WindowProblem.CATCHING_UP,
+        assertInstanceOf(WindowResult.NotReady.class, builder.build(GRAPH, polls)).problem());
+  }
+
+  private Instant windowStart(List<JobSample> polls) {
+    return assertInstanceOf(WindowResult.Ready.class, builder.build(GRAPH, polls)).window().start();
+  }
+
   @Test
   void aRunRestoredBehindItsHeadsIsWindowedFromWhereItCaughtUp() {
     firstRunAtItsHeads();
-    // 40 s behind at the restart, 0.5 s less every second: at its heads (<= 5 s) from second 171.
-    IntToDoubleFunction draining = t -> Math.max(1000, 40_000 - 500.0 * (t - 100));
-    WindowResult.NotReady waiting =
-        assertInstanceOf(
-            WindowResult.NotReady.class, builder.build(GRAPH, polls(101, 161, 100, draining)));
-    assertEquals(WindowProblem.CATCHING_UP, waiting.problem());
-    ObservationWindow w =
-        assertInstanceOf(
-                WindowResult.Ready.class, builder.build(GRAPH, polls(101, 191, 100, draining)))
-            .window();
-    assertEquals(T0.plusSeconds(171), w.start());
+    assertCatchingUp(polls(101, 161, 100, DRAINING));
+    assertEquals(T0.plusSeconds(171), windowStart(polls(101, 191, 100, DRAINING)));
   }
 
   @Test
   void aSubtaskThatReadsNoSplitIsNotWaitedFor() {
     assertInstanceOf(
         WindowResult.Ready.class, builder.build(GRAPH, polls(10, 50, 0, t -> 1000, true)));
-    IntToDoubleFunction draining = t -> Math.max(1000, 40_000 - 500.0 * (t - 100));
-    assertEquals(
-        WindowProblem.CATCHING_UP,
-        assertInstanceOf(
-                WindowResult.NotReady.class,
-                builder.build(GRAPH, polls(101, 161, 100, draining, true)))
-            .problem());
-    ObservationWindow w =
-        assertInstanceOf(
-                WindowResult.Ready.class,
-                builder.build(GRAPH, polls(101, 191, 100, draining, true)))
-            .window();
-    assertEquals(T0.plusSeconds(171), w.start());
+    assertCatchingUp(polls(101, 161, 100, DRAINING, true));
+    assertEquals(T0.plusSeconds(171), windowStart(polls(101, 191, 100, DRAINING, true)));
   }
 
   @Test
   void aRunThatDoesNotCatchUpIsWindowedAtTheLatestTheLongestWaitAfterItsRestart() {
     firstRunAtItsHeads();
     IntToDoubleFunction fallingBehind = t -> 40_000 + 200.0 * (t - 100);
-    assertEquals(
-        WindowProblem.CATCHING_UP,
-        assertInstanceOf(
-                WindowResult.NotReady.class,
-                builder.build(GRAPH, polls(101, 271, 100, fallingBehind)))
-            .problem());
-    ObservationWindow w =
-        assertInstanceOf(
-                WindowResult.Ready.class, builder.build(GRAPH, polls(101, 311, 100, fallingBehind)))
-            .window();
-    assertEquals(T0.plusSeconds(281), w.start());
+    assertCatchingUp(polls(101, 271, 100, fallingBehind));
+    assertEquals(T0.plusSeconds(281), windowStart(polls(101, 311, 100, fallingBehind)));
   }
 
   @Test
   void aSourceNeverSeenAtItsHeadsIsNotWaitedFor() {
     // Its records carry event times a minute old by design: it would never be seen caught up.
     assertInstanceOf(WindowResult.Ready.class, builder.build(GRAPH, polls(10, 50, 0, t -> 60_000)));
-    ObservationWindow w =
-        assertInstanceOf(
-                WindowResult.Ready.class, builder.build(GRAPH, polls(101, 141, 100, t -> 60_000)))
-            .window();
-    assertEquals(T0.plusSeconds(121), w.start());
+    assertEquals(T0.plusSeconds(121), windowStart(polls(101, 141, 100, t -> 60_000)));
   }
 
   @Test
   void aRunWhoseRecordsAreYoungerThanItIsNotWaitedFor() {
     firstRunAtItsHeads();
     // Restored at its heads, then fell behind 0.6 s a second: its records no older than the run.
-    ObservationWindow w =
-        assertInstanceOf(
-                WindowResult.Ready.class,
-                builder.build(GRAPH, polls(101, 141, 100, t -> 600.0 * (t - 100))))
-            .window();
-    assertEquals(T0.plusSeconds(121), w.start());
+    assertEquals(T0.plusSeconds(121), windowStart(polls(101, 141, 100, t -> 600.0 * (t - 100))));
   }
 }
