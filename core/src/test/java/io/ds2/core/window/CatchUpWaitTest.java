@@ -126,6 +126,15 @@ class CatchUpWaitTest {
   }
 
   @Test
+  void aFirstRunBehindAtItsFirstReadingButYoungerThanItselfShowsFreshEventTimes() {
+    // Fell behind 0.6 s a second from its start: 6 s behind at its first reading, 10 s in.
+    assertInstanceOf(
+        WindowResult.Ready.class, builder.build(GRAPH, polls(10, 50, 0, t -> 600.0 * t)));
+    assertCatchingUp(polls(101, 161, 100, DRAINING));
+    assertEquals(T0.plusSeconds(171), windowStart(polls(101, 191, 100, DRAINING)));
+  }
+
+  @Test
   void aRunThatDoesNotCatchUpIsWindowedAtTheLatestTheLongestWaitAfterItsRestart() {
     firstRunAtItsHeads();
     IntToDoubleFunction fallingBehind = t -> 40_000 + 200.0 * (t - 100);
