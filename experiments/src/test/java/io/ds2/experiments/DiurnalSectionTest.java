@@ -26,7 +26,7 @@ class DiurnalSectionTest {
         0,
         4680,
         behind + 200,
-        new Stretch(2400, 2400, behind, slots, rescales, 1000),
+        new Stretch(2400, 2400, behind, slots, rescales, 1000, 0),
         0,
         null,
         4800,

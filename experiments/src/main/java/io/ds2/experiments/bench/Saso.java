@@ -323,9 +323,7 @@ public final class Saso {
       if (a.pending() > demand) {
         lagging += dt;
       }
-      Map<String, Integer> oracle = s.oracle(a.phase());
-      if (oracle.entrySet().stream()
-          .anyMatch(e -> a.parallelism().getOrDefault(e.getKey(), 0) < e.getValue())) {
+      if (belowOracle(a, s.oracle(a.phase()))) {
         under += dt;
       }
       oracleSlotSeconds += oracleSlots[a.phase()] * dt;
@@ -354,6 +352,12 @@ public final class Saso {
         median.isPresent() ? median.getAsDouble() : null,
         points.isEmpty() ? 0 : points.get(points.size() - 1).t(),
         repeat);
+  }
+
+  /** Whether any vertex {@code oracle} names runs at {@code p} below it. */
+  static boolean belowOracle(Point p, Map<String, Integer> oracle) {
+    return oracle.entrySet().stream()
+        .anyMatch(e -> p.parallelism().getOrDefault(e.getKey(), 0) < e.getValue());
   }
 
   /** {@code parallelism} of the vertices {@code oracle} names, in its order. */

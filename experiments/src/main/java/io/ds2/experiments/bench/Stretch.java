@@ -14,6 +14,8 @@ import java.util.Set;
  * @param slotSeconds slots held (the widest vertex) times seconds
  * @param rescales rescales applied
  * @param peakLag the sources' largest lag (records)
+ * @param underProvisionedSeconds seconds with a vertex below its oracle (the fewest instances that
+ *     keep every subtask below 98 % busy): short of capacity, whether or not the lag shows it yet
  */
 public record Stretch(
     double fromSeconds,
@@ -21,7 +23,8 @@ public record Stretch(
     double sloBehindSeconds,
     double slotSeconds,
     int rescales,
-    double peakLag) {
+    double peakLag,
+    double underProvisionedSeconds) {
 
   /** The stretch of a run from {@code s.learnedFromSeconds()} on; null where it has none. */
   static Stretch learned(
@@ -37,15 +40,18 @@ public record Stretch(
     LagSlo.Verdict slo = LagSlo.overRun(points, sampled, sources, s, from);
     double slotSeconds = 0;
     double peakLag = 0;
+    double under = 0;
     for (int i = 0; i < points.size(); i++) {
       Saso.Point a = points.get(i);
       if (a.t() >= from) {
         peakLag = Math.max(peakLag, a.pending());
-        slotSeconds += i + 1 < points.size() ? a.slots() * (points.get(i + 1).t() - a.t()) : 0;
+        double dt = i + 1 < points.size() ? points.get(i + 1).t() - a.t() : 0;
+        slotSeconds += a.slots() * dt;
+        under += Saso.belowOracle(a, s.oracle(a.phase())) ? dt : 0;
       }
     }
     int rescales = (int) applied.stream().filter(t -> t >= from).count();
     return new Stretch(
-        from, slo.judgedSeconds(), slo.behindSeconds(), slotSeconds, rescales, peakLag);
+        from, slo.judgedSeconds(), slo.behindSeconds(), slotSeconds, rescales, peakLag, under);
   }
 }

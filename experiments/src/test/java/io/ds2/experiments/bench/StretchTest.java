@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import io.ds2.workloads.SampleJobs;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -24,14 +25,20 @@ class StretchTest {
         learnedFrom);
   }
 
-  /** Behind (lag growing 35/s, 5 % of 700/s) for 100 s before 300 and the last 100 s. */
+  /**
+   * Behind (lag growing 35/s, 5 % of 700/s) for 100 s before 300 and the last 100 s; below the
+   * oracle (at parallelism 1) until 400, at it from then.
+   */
   private static List<Saso.Point> points() {
+    Map<String, Integer> oracle = scenario(300).oracle(0);
+    Map<String, Integer> ones = new HashMap<>();
+    oracle.keySet().forEach(v -> ones.put(v, 1));
     List<Saso.Point> points = new ArrayList<>();
     double lag = 0;
     for (int t = 0; t <= 600; t++) {
       boolean growing = (t > 200 && t <= 300) || t > 500;
       lag += growing ? 35 : 0;
-      points.add(new Saso.Point(t, 0, Map.of(), t < 300 ? 2 : 4, lag));
+      points.add(new Saso.Point(t, 0, t < 400 ? ones : oracle, t < 300 ? 2 : 4, lag));
     }
     return points;
   }
@@ -50,6 +57,7 @@ class StretchTest {
     assertEquals(4 * 300, s.slotSeconds(), 1e-9);
     assertEquals(1, s.rescales());
     assertEquals(35 * 200, s.peakLag(), 1e-9);
+    assertEquals(100, s.underProvisionedSeconds(), 1e-9); // 300 .. 400
   }
 
   @Test
