@@ -43,6 +43,12 @@ class CatchUpWaitTest {
 
   /** As above; {@code idle}: a third subtask that reads no split, its records' age unknown. */
   private static JobSample poll(int t, int since, IntToDoubleFunction lagMs, boolean idle) {
+    return poll(t, since, lagMs, idle, x -> 300);
+  }
+
+  /** As above, the source's backlog gauge reading {@code pending(t)} records. */
+  private static JobSample poll(
+      int t, int since, IntToDoubleFunction lagMs, boolean idle, IntToDoubleFunction pending) {
     double run = t - since;
     List<SubtaskSample> subtasks = new ArrayList<>();
     List<OptionalDouble> lag = new ArrayList<>();
@@ -62,7 +68,7 @@ class CatchUpWaitTest {
             "RUNNING",
             subtasks.size(),
             subtasks,
-            OptionalDouble.of(300),
+            OptionalDouble.of(pending.applyAsDouble(t)),
             Optional.empty(),
             List.of(),
             lag));
@@ -132,6 +138,19 @@ class CatchUpWaitTest {
         WindowResult.Ready.class, builder.build(GRAPH, polls(10, 50, 0, t -> 600.0 * t)));
     assertCatchingUp(polls(101, 161, 100, DRAINING));
     assertEquals(T0.plusSeconds(171), windowStart(polls(101, 191, 100, DRAINING)));
+  }
+
+  @Test
+  void aRunWhoseBacklogGrowsIsWindowedOnceItsGrowthShowsNotAfterTheLongestWait() {
+    firstRunAtItsHeads();
+    // Falling further behind: its backlog grows 50/s (5 % of the 1,000/s it reads).
+    IntToDoubleFunction fallingBehind = t -> 40_000 + 200.0 * (t - 100);
+    List<JobSample> polls = new ArrayList<>();
+    for (int t = 101; t <= 211; t += 10) {
+      polls.add(poll(t, 100, fallingBehind, false, x -> 5_000 + 50.0 * (x - 100)));
+    }
+    assertCatchingUp(polls.subList(0, 6)); // 101 .. 151: 40 s of growth since the warm-up
+    assertEquals(T0.plusSeconds(121), windowStart(polls)); // 60 s: a window from the warm-up on
   }
 
   @Test
