@@ -72,9 +72,10 @@ final class CurrentCodeSection {
         md,
         dir,
         """
-        ### The headline on today's code, with the DS2 paper's policy
+        ### Earlier: the headline on 2026-12-05's code, with the DS2 paper's policy
 
-        The headline scenario as above (`bin/ds2-bench suite --feed kafka --cluster
+        Made before ds2 waited out a restart's backlog (fcfbf49); the headline above replaces
+        them. The headline scenario as above (`bin/ds2-bench suite --feed kafka --cluster
         flink-defaults --scenarios fanin-step-up-long --controllers CONTROLLER --repeats N
         --out experiments/results/kafka-headline-current`), run on the code of the day: ds2 at
         its defaults and 0.7 (`ds2-defaults-u0.7`), and the DS2 paper's policy on the same

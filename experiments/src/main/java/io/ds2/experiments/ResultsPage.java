@@ -26,18 +26,18 @@ final class ResultsPage {
 
         ```bash
         bin/ds2-bench calibrate --out experiments/results/calibration.json
-        for c in ds2-defaults-u0.7 flink-as-1.10-doc-u0.7; do bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios fanin-step-up-long --controllers $c --repeats 1,2,3 --out experiments/results/kafka-default-fetch-repeats; done   # the headline (~31 min a run)
+        for c in ds2-defaults-u0.7 flink-as-1.10-doc-u0.7 ds2-paper-defaults-u0.7; do bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios fanin-step-up-long --controllers $c --repeats 1,2,3 --out experiments/results/kafka-headline-catch-up; done   # the headline (~31 min a run)
+        bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios nexmark-q1-15m,nexmark-q2-15m,nexmark-q5-15m,nexmark-q3-15m,nexmark-q8-15m,nexmark-q11-15m --controllers ds2-defaults-u0.7 --repeats 1,2,3 --out experiments/results/kafka-nexmark-catch-up   # Nexmark on the headline's code (~17 min a query)
+        for c in ds2-defaults-u0.7 flink-as-1.10-doc-u0.7; do bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios fanin-step-up-long --controllers $c --repeats 1,2,3 --out experiments/results/kafka-default-fetch-repeats; done   # the headline on 2026-12-04's code
         bin/ds2-bench rescore --out experiments/results/kafka-default-fetch-repeats
-        for c in ds2-defaults-u0.7 ds2-paper-defaults-u0.7; do bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios fanin-step-up-long --controllers $c --repeats 1 --out experiments/results/kafka-headline-current; done   # the headline on today's code (~31 min a run)
-        bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios fanin-step-up-long --controllers ds2-defaults-u0.7 --repeats 2,3 --out experiments/results/kafka-headline-current   # ds2's second and third runs on today's code
+        for c in ds2-defaults-u0.7 ds2-paper-defaults-u0.7; do bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios fanin-step-up-long --controllers $c --repeats 1 --out experiments/results/kafka-headline-current; done   # the headline on 2026-12-05's code
+        bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios fanin-step-up-long --controllers ds2-defaults-u0.7 --repeats 2,3 --out experiments/results/kafka-headline-current   # ds2's second and third runs on that code
         bin/ds2-bench rescore --out experiments/results/kafka-headline-current
         for c in ds2-defaults-u0.7 flink-as-1.10-doc-u0.7; do bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios nexmark-q1-15m,nexmark-q2-15m,nexmark-q3-15m,nexmark-q5-15m,nexmark-q8-15m,nexmark-q11-15m --controllers $c --repeats 1 --out experiments/results/kafka-nexmark-15m; done   # Nexmark on Kafka (~95 min each)
         bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios nexmark-q1-15m,nexmark-q2-15m,nexmark-q5-15m,nexmark-q3-15m --controllers ds2-defaults-u0.7 --repeats 2 --out experiments/results/kafka-nexmark-15m   # ds2's second runs (~17 min a query)
         bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios nexmark-q1-15m,nexmark-q2-15m,nexmark-q5-15m --controllers ds2-defaults-u0.7 --repeats 1 --out experiments/results/record-age   # ds2 reading the records' age (~17 min a query)
         bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios fanin-step-up-long --controllers ds2-defaults-u0.7 --repeats 1 --out experiments/results/record-age   # the headline, the same (~31 min)
         bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios nexmark-q1-15m,nexmark-q2-15m --controllers ds2-defaults-u0.7 --repeats 2 --out experiments/results/record-age   # their second runs
-        bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios fanin-step-up-long --controllers ds2-defaults-u0.7 --repeats 1,2,3 --out experiments/results/kafka-headline-catch-up   # the headline, a restart's backlog waited out (~31 min a run)
-        bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios nexmark-q1-15m,nexmark-q2-15m,nexmark-q5-15m --controllers ds2-defaults-u0.7 --repeats 1,2,3 --out experiments/results/kafka-nexmark-catch-up   # Nexmark, the same (~17 min a query)
         for c in ds2-defaults-u0.7 ds2-forecast-u0.7 flink-as-1.10-doc-u0.7; do bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios diurnal --controllers $c --repeats 1,2,3 --out experiments/results/diurnal; done   # forecasting recurring load (~80 min a run)
         for c in ds2-defaults ds2-defaults-u0.7; do bin/ds2-bench scenario --feed kafka --scenario fanin-step-up --controller $c --out experiments/results/kafka-default-fetch-hidden-heads; done   # ~10 min
         for c in ds2-defaults-u0.7 flink-as-1.10-doc-u0.7; do bin/ds2-bench scenario --feed kafka --scenario fanin-step-up-long --controller $c --out experiments/results/kafka-default-fetch-hidden-heads; done   # ~31 min each
@@ -63,18 +63,18 @@ final class ResultsPage {
         """);
     calibration(md, results.resolve("calibration.json"));
     md.append(data(results, "calibration"));
+    HeadlineSection.render(md, results.resolve("kafka-headline-catch-up"));
+    md.append(data(results, "kafka-headline-catch-up/"));
     RepeatsSection.render(md, results.resolve("kafka-default-fetch-repeats"));
     md.append(data(results, "kafka-default-fetch-repeats/"));
     CurrentCodeSection.render(md, results.resolve("kafka-headline-current"));
     md.append(data(results, "kafka-headline-current/"));
     KafkaNexmarkSection.render(md, results.resolve("kafka-nexmark-15m"));
     md.append(data(results, "kafka-nexmark-15m/"));
-    RecordAgeSection.render(md, results.resolve("record-age"));
-    md.append(data(results, "record-age/"));
-    CatchUpWaitSection.renderHeadline(md, results.resolve("kafka-headline-catch-up"));
-    md.append(data(results, "kafka-headline-catch-up/"));
     CatchUpWaitSection.renderNexmark(md, results.resolve("kafka-nexmark-catch-up"));
     md.append(data(results, "kafka-nexmark-catch-up/"));
+    RecordAgeSection.render(md, results.resolve("record-age"));
+    md.append(data(results, "record-age/"));
     DiurnalSection.render(md, results.resolve("diurnal"));
     md.append(data(results, "diurnal/"));
     KafkaDefaultFetchSection.render(md, results.resolve("kafka-default-fetch-hidden-heads"));
