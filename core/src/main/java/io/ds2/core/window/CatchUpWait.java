@@ -176,8 +176,7 @@ final class CatchUpWait {
     double span = Duration.between(at.get(0), at.get(n - 1)).toMillis() / 1000.0;
     VertexSample first = readings.get(0);
     VertexSample last = readings.get(n - 1);
-    Counter read =
-        SourceBacklog.countsReads(first, last) ? Counter.RECORDS_IN : Counter.RECORDS_OUT;
+    Counter read = SourceBacklog.readCounter(first, last);
     OptionalDouble done0 = VertexWindow.sumOf(first.subtasks(), read);
     OptionalDouble done1 = VertexWindow.sumOf(last.subtasks(), read);
     if (span < GROWTH_SPAN_SECONDS || done0.isEmpty() || done1.isEmpty()) {

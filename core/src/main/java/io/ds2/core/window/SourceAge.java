@@ -157,8 +157,7 @@ final class SourceAge {
     VertexSample last = values.get(n - 1);
     int p = last.subtasks().size();
     double span = seconds[n - 1] - seconds[0];
-    Counter read =
-        SourceBacklog.countsReads(first, last) ? Counter.RECORDS_IN : Counter.RECORDS_OUT;
+    Counter read = SourceBacklog.readCounter(first, last);
     OptionalDouble done0 = VertexWindow.sumOf(first.subtasks(), read);
     OptionalDouble done1 = VertexWindow.sumOf(last.subtasks(), read);
     if (span <= 0 || done0.isEmpty() || done1.isEmpty() || !sameShape(values, p)) {

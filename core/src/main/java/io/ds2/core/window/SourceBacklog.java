@@ -53,7 +53,7 @@ final class SourceBacklog {
       return Optional.empty();
     }
     VertexSample first = readings.values[0];
-    Counter read = countsReads(first, readings.last()) ? Counter.RECORDS_IN : Counter.RECORDS_OUT;
+    Counter read = readCounter(first, readings.last());
     // Lead-in readings first (negative times), then the window's (from 0): one series.
     int capacity = leadIn.size + readings.size;
     double[] times = new double[capacity];
@@ -225,6 +225,11 @@ final class SourceBacklog {
             VertexWindow.pollSeconds(readings.polls[0], readings.polls[k]),
             readings.scratch(first.subtasks().size()))
         .seconds();
+  }
+
+  /** The counter that says what a source read between two readings ({@link #countsReads}). */
+  static Counter readCounter(VertexSample from, VertexSample to) {
+    return countsReads(from, to) ? Counter.RECORDS_IN : Counter.RECORDS_OUT;
   }
 
   /**

@@ -159,9 +159,9 @@ class WindowAssemblyTest {
   }
 
   /**
-   * A restart behind the source's heads (its records 40 s old, 0.5 s younger a second, its lag gauge
-   * standing as at Kafka's default fetch) is waited out past the window's usual longest wait (30 s
-   * here): the window starts once caught up.
+   * A restart behind the source's heads (its records 40 s old, 0.5 s younger a second, its lag
+   * gauge standing as at Kafka's default fetch) is waited out past the window's usual longest wait
+   * (30 s here): the window starts once caught up.
    */
   @Test
   void aRestartsBacklogIsWaitedOutPastTheUsualLongestWait() {
