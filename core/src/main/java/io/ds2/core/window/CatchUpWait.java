@@ -6,6 +6,7 @@ import io.ds2.core.window.SubtaskSample.Counter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -51,7 +52,14 @@ final class CatchUpWait {
   /** How much of its read a backlog must grow by a second to show the job falling behind. */
   static final double GROWING_SHARE = 0.02;
 
-  /** How long a backlog's growth is fitted over before it says so: six metric refreshes. */
+  /**
+   * How many metric refreshes a backlog's growth is fitted over before it says so; the refresh is
+   * read from the readings themselves (the median gap between distinct ones), so that a 1 s refresh
+   * asks for 6 s where Flink's default 10 s asks for a minute.
+   */
+  static final int GROWTH_REFRESHES = 6;
+
+  /** The longest span asked for, whatever the gaps between readings: a minute. */
   static final double GROWTH_SPAN_SECONDS = 60;
 
   private final Duration max;
@@ -149,14 +157,14 @@ final class CatchUpWait {
 
   /**
    * Whether source {@code id}'s backlog gauge grew, over the run's readings since its warm-up
-   * ({@link #GROWTH_SPAN_SECONDS} or more), by more than {@link #GROWING_SHARE} of what it read:
-   * the job falls further behind, and waiting for it to catch up only delays the step it needs. A
-   * drain never shows that: where the gauge cannot show the backlog falling it stands (a consumer
-   * held back fetches nothing; one at Kafka's default fetch holds records its lag does not count).
-   * On the stored runs restored behind, the gauge's slope (Theil-Sen, from restart to catch-up or 3
-   * min) was -22 % to 0 % of the read over the drains, +3.2 % to +16.2 % where the job fell further
-   * behind (Nexmark Q3 at 19 instances for 24, Q1 and Q5 short), 0 % and -1 % where a blind gauge
-   * hid it (those wait the cap).
+   * ({@link #GROWTH_REFRESHES} refreshes or more, at most {@link #GROWTH_SPAN_SECONDS}), by more
+   * than {@link #GROWING_SHARE} of what it read: the job falls further behind, and waiting for it
+   * to catch up only delays the step it needs. A drain never shows that: where the gauge cannot
+   * show the backlog falling it stands (a consumer held back fetches nothing; one at Kafka's
+   * default fetch holds records its lag does not count). On the stored runs restored behind, the
+   * gauge's slope (Theil-Sen, from restart to catch-up or 3 min) was -22 % to 0 % of the read over
+   * the drains, +3.2 % to +16.2 % where the job fell further behind (Nexmark Q3 at 19 instances for
+   * 24, Q1 and Q5 short), 0 % and -1 % where a blind gauge hid it (those wait the cap).
    */
   private static boolean fallingBehind(List<JobSample> run, String id, Instant warmedUp) {
     List<VertexSample> readings = new ArrayList<>();
@@ -174,12 +182,13 @@ final class CatchUpWait {
       return false;
     }
     double span = Duration.between(at.get(0), at.get(n - 1)).toMillis() / 1000.0;
+    double needed = Math.min(GROWTH_SPAN_SECONDS, GROWTH_REFRESHES * medianGap(at));
     VertexSample first = readings.get(0);
     VertexSample last = readings.get(n - 1);
     Counter read = SourceBacklog.readCounter(first, last);
     OptionalDouble done0 = VertexWindow.sumOf(first.subtasks(), read);
     OptionalDouble done1 = VertexWindow.sumOf(last.subtasks(), read);
-    if (span < GROWTH_SPAN_SECONDS || done0.isEmpty() || done1.isEmpty()) {
+    if (span < needed || done0.isEmpty() || done1.isEmpty()) {
       return false;
     }
     double[] seconds = new double[n];
@@ -190,6 +199,17 @@ final class CatchUpWait {
     }
     double readRate = (done1.getAsDouble() - done0.getAsDouble()) / span;
     return readRate > 0 && SourceAge.theilSen(seconds, pending, 0, n) > GROWING_SHARE * readRate;
+  }
+
+  /** The median gap between consecutive readings, seconds: the metric store's refresh. */
+  private static double medianGap(List<Instant> at) {
+    double[] gaps = new double[at.size() - 1];
+    for (int k = 1; k < at.size(); k++) {
+      gaps[k - 1] = Duration.between(at.get(k - 1), at.get(k)).toMillis() / 1000.0;
+    }
+    Arrays.sort(gaps);
+    int m = gaps.length / 2;
+    return gaps.length % 2 == 1 ? gaps[m] : (gaps[m - 1] + gaps[m]) / 2;
   }
 
   /**

@@ -154,6 +154,28 @@ class CatchUpWaitTest {
   }
 
   @Test
+  void aBacklogsGrowthIsJudgedOverSixMetricRefreshesWhateverTheirPeriod() {
+    firstRunAtItsHeads();
+    // Metrics refreshed every second and polled every half second: each reading is seen twice.
+    IntToDoubleFunction fallingBehind = t -> 40_000 + 200.0 * (t - 100);
+    List<JobSample> polls = new ArrayList<>();
+    for (int t = 101; t <= 140; t++) {
+      JobSample p = poll(t, 100, fallingBehind, false, x -> 5_000 + 50.0 * (x - 100));
+      polls.add(p);
+      polls.add(
+          new JobSample(
+              p.time().plusMillis(500),
+              p.jobState(),
+              p.runningSince(),
+              p.restarts(),
+              p.vertices()));
+    }
+    int upTo120 = 2 * (120 - 101) + 2;
+    assertCatchingUp(polls.subList(0, upTo120)); // 115 .. 120: five refreshes since the warm-up
+    assertEquals(T0.plusSeconds(115), windowStart(polls)); // six, by 121: from the warm-up on
+  }
+
+  @Test
   void aRunThatDoesNotCatchUpIsWindowedAtTheLatestTheLongestWaitAfterItsRestart() {
     firstRunAtItsHeads();
     IntToDoubleFunction fallingBehind = t -> 40_000 + 200.0 * (t - 100);
