@@ -28,6 +28,7 @@ class WhatIfExplanationsTest {
           ReasonCode.STEP_LIMITED_DOWN.name(),
           ReasonCode.ALIGNED_TO_KEY_GROUPS.name(),
           ReasonCode.SCALE_DOWN_BELOW_THRESHOLD.name(),
+          ReasonCode.SCALE_UP_WITHIN_HEADROOM.name(),
           ReasonCode.ACTIVATING.name(),
           ReasonCode.ACTIVATION_SMALLEST.name(),
           ReasonCode.DIRECTION_UNSTABLE.name(),

@@ -60,6 +60,11 @@ public enum ReasonCode {
   ALIGNED_TO_KEY_GROUPS,
   /** The scale-down is smaller than scale-down-threshold. */
   SCALE_DOWN_BELOW_THRESHOLD,
+  /**
+   * The scale-up is held: at its current parallelism the busiest subtask uses no more of the
+   * headroom above the target utilization than scale-up-tolerance allows.
+   */
+  SCALE_UP_WITHIN_HEADROOM,
   /** Fewer windows than activation agree on the change so far. */
   ACTIVATING,
   /**

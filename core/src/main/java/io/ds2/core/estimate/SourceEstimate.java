@@ -187,7 +187,10 @@ final class SourceEstimate {
             chosen.busiestSubtask(),
             chosen.busiestSplits(),
             chosen.busiestLoad() / input,
-            load.observedAt());
+            load.observedAt(),
+            load.size(splits.alternatives(), input, capacity, obs.parallelism(), obs.parallelism())
+                    .busiestLoad()
+                / capacity);
     return estimate(
         v,
         obs,

@@ -18,6 +18,8 @@ import java.util.List;
  * @param busiestSplits how many splits it reads
  * @param busiestShare its predicted share of the source's input
  * @param observedAt the parallelisms the spread over splits was measured at, newest first
+ * @param busiestAtCurrent instances the busiest subtask needs at the current parallelism, at the
+ *     target utilization (hot splits aside: no parallelism helps them)
  */
 public record SplitSpread(
     Basis basis,
@@ -29,7 +31,8 @@ public record SplitSpread(
     int busiestSubtask,
     int busiestSplits,
     double busiestShare,
-    List<Integer> observedAt) {
+    List<Integer> observedAt,
+    double busiestAtCurrent) {
   public SplitSpread {
     observedAt = List.copyOf(observedAt);
   }

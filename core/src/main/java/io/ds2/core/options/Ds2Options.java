@@ -24,6 +24,8 @@ import java.util.function.Function;
  * @param scaleDownDelay how long recommendations must stay below the current parallelism before
  *     scaling down, to the highest of them
  * @param scaleDownThreshold scale-downs by less than this fraction are ignored
+ * @param scaleUpTolerance share of the headroom above the target utilization a vertex's busiest
+ *     subtask may use at its current parallelism before a scale-up
  * @param maxStepUp the largest factor one step may raise a vertex's parallelism by
  * @param maxStepDown the largest factor one step may lower it by
  * @param alignKeyed round keyed vertices up to a divisor of their max parallelism
@@ -47,6 +49,7 @@ public record Ds2Options(
     int activation,
     Duration scaleDownDelay,
     double scaleDownThreshold,
+    double scaleUpTolerance,
     double maxStepUp,
     double maxStepDown,
     boolean alignKeyed,
@@ -68,6 +71,7 @@ public record Ds2Options(
   public static final String ACTIVATION = "activation";
   public static final String SCALE_DOWN_DELAY = "scale-down-delay";
   public static final String SCALE_DOWN_THRESHOLD = "scale-down-threshold";
+  public static final String SCALE_UP_TOLERANCE = "scale-up-tolerance";
   public static final String MAX_STEP_UP = "max-step-up";
   public static final String MAX_STEP_DOWN = "max-step-down";
   public static final String ALIGN_KEYED = "align-keyed";
@@ -122,7 +126,13 @@ public record Ds2Options(
               SCALE_DOWN_THRESHOLD,
               "0.2",
               "Scale-downs by less than this fraction of the current"
-                  + " parallelism are ignored; needed scale-ups never are."),
+                  + " parallelism are ignored."),
+          spec(
+              SCALE_UP_TOLERANCE,
+              "0.1",
+              "Share of the headroom above the target utilization (1 - target) a vertex's busiest"
+                  + " subtask may use at its current parallelism before it is scaled up: at 0.7,"
+                  + " up to 0.73 busy; 0 scales up at any excess; at 1.0 there is no headroom."),
           spec(
               MAX_STEP_UP,
               "32",
@@ -203,6 +213,7 @@ public record Ds2Options(
     catchUp.ifPresent(d -> Checks.atLeast(CATCH_UP, d, Duration.ofMillis(1)));
     Checks.range(TARGET_UTILIZATION, targetUtilization, 0, false, 1, "must be in (0, 1]");
     Checks.range(SCALE_DOWN_THRESHOLD, scaleDownThreshold, 0, true, 1, "must be in [0, 1]");
+    Checks.range(SCALE_UP_TOLERANCE, scaleUpTolerance, 0, true, 1, "must be in [0, 1]");
     Checks.range(EFFICIENCY_TOLERANCE, efficiencyTolerance, 0, true, 10, "must be in [0, 10]");
     Checks.range(MAX_STEP_UP, maxStepUp, 1, true, 1e6, "must be >= 1");
     Checks.range(MAX_STEP_DOWN, maxStepDown, 1, true, 1e6, "must be >= 1");
@@ -266,6 +277,7 @@ public record Ds2Options(
     m.put(ACTIVATION, String.valueOf(activation));
     m.put(SCALE_DOWN_DELAY, Durations.format(scaleDownDelay));
     m.put(SCALE_DOWN_THRESHOLD, String.valueOf(scaleDownThreshold));
+    m.put(SCALE_UP_TOLERANCE, String.valueOf(scaleUpTolerance));
     m.put(MAX_STEP_UP, String.valueOf(maxStepUp));
     m.put(MAX_STEP_DOWN, String.valueOf(maxStepDown));
     m.put(ALIGN_KEYED, String.valueOf(alignKeyed));
@@ -295,6 +307,7 @@ public record Ds2Options(
         parse(v, ACTIVATION, Integer::parseInt),
         parse(v, SCALE_DOWN_DELAY, Durations::parse),
         parse(v, SCALE_DOWN_THRESHOLD, Double::parseDouble),
+        parse(v, SCALE_UP_TOLERANCE, Double::parseDouble),
         parse(v, MAX_STEP_UP, Double::parseDouble),
         parse(v, MAX_STEP_DOWN, Double::parseDouble),
         parse(v, ALIGN_KEYED, Checks::parseBoolean),

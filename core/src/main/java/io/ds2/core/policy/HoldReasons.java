@@ -40,7 +40,8 @@ final class HoldReasons {
             ReasonCode.NO_SLOT_FREED,
             ReasonCode.SCALE_DOWN_DELAYED,
             ReasonCode.ACTIVATING,
-            ReasonCode.DIRECTION_UNSTABLE)) {
+            ReasonCode.DIRECTION_UNSTABLE,
+            ReasonCode.SCALE_UP_WITHIN_HEADROOM)) {
       for (Reason r : extra) {
         if (r != null && r.code() == c) {
           return c;
@@ -58,6 +59,8 @@ final class HoldReasons {
       case SCALE_DOWN_DELAYED -> "a scale-down is waiting out scale-down-delay";
       case ACTIVATING -> "a change is waiting for activation windows";
       case DIRECTION_UNSTABLE -> "recent windows disagree on the direction of a change";
+      case SCALE_UP_WITHIN_HEADROOM ->
+          "the busiest subtask keeps up within scale-up-tolerance of its target";
       default -> "every vertex runs at its target";
     };
   }

@@ -175,6 +175,13 @@ public final class ScalingPolicy implements DecisionPolicy {
       VertexMemory m = memoryOf(i, p.estimate().vertexId());
       m.add(p.proposed());
       targets[i] = m.target(p, now, options, extra, i);
+      Optional<Reason> held =
+          VertexTargets.withinHeadroom(
+              p.estimate(), targets[i], estimate.targetUtilization(), options);
+      if (held.isPresent()) {
+        targets[i] = p.estimate().currentParallelism();
+        extra[i] = held.get();
+      }
     }
     boolean changes = VertexTargets.changed(proposals, targets);
     SlotCapacity slots = capacity.min(configured());
