@@ -1,12 +1,17 @@
 package io.ds2.experiments;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ds2.experiments.bench.Saso;
 import io.ds2.experiments.bench.Stretch;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The bar, predictive against reactive from the third day, said with its run counts. */
 class DiurnalSectionTest {
@@ -70,5 +75,20 @@ class DiurnalSectionTest {
   void withoutTheReactiveRunsThereIsNoVerdict() {
     String v = DiurnalSection.verdict(List.of(cell(DiurnalSection.PREDICTIVE, 3, 40, 10_500)));
     assertTrue(v.startsWith("No verdict yet"), v);
+  }
+
+  @Test
+  void runsBeforeScaleUpToleranceShowUnderTheirOwnHeading(@TempDir Path dir) throws IOException {
+    Path earlier = Files.createDirectories(dir.resolve("diurnal"));
+    Files.copy(Path.of("results", "diurnal", "runs.json"), earlier.resolve("runs.json"));
+    StringBuilder md = new StringBuilder();
+    DiurnalSection.render(md, dir.resolve("diurnal-headroom"));
+    assertEquals("", md.toString(), "no runs on the newest code: nothing");
+    DiurnalSection.renderEarlier(md, earlier);
+    String page = md.toString();
+    assertTrue(
+        page.startsWith("### Earlier: the diurnal benchmark before scale-up-tolerance"), page);
+    assertTrue(page.contains("| " + DiurnalSection.PREDICTIVE + " | "), page);
+    assertTrue(page.contains("| " + DiurnalSection.REACTIVE + " | "), page);
   }
 }
