@@ -71,21 +71,27 @@ final class DiurnalSection {
   /** The runs on the newest decision code (scale-up-tolerance, 73567e8 on). */
   static final String HEADROOM_NOTES = "";
 
-  /** The newest runs, with the benchmark's description. */
-  static void render(StringBuilder md, Path dir) throws IOException {
-    render(
-        md,
-        dir,
-        "## Forecasting recurring load: the diurnal benchmark\n\n" + INTRO,
-        HEADROOM_NOTES);
+  private static final String HEADING = "## Forecasting recurring load: the diurnal benchmark\n\n";
+
+  /**
+   * The newest runs, with the benchmark's description.
+   *
+   * @return whether there were any
+   */
+  static boolean render(StringBuilder md, Path dir) throws IOException {
+    return render(md, dir, HEADING + INTRO, HEADROOM_NOTES);
   }
 
-  /** Runs before scale-up-tolerance, as they were judged. */
-  static void renderEarlier(StringBuilder md, Path dir) throws IOException {
+  /**
+   * Runs before scale-up-tolerance, as they were judged; with the benchmark's description where
+   * {@code described} is false (no newest runs above them).
+   */
+  static void renderEarlier(StringBuilder md, Path dir, boolean described) throws IOException {
     render(
         md,
         dir,
-        """
+        (described ? "" : HEADING + INTRO)
+            + """
         ### Earlier: the diurnal benchmark before scale-up-tolerance (ece3271 and older)
 
         The same benchmark, run on ds2's decision code before 73567e8 (a needed scale-up was
@@ -105,8 +111,8 @@ final class DiurnalSection {
         forecast (`ds2-forecast-u0.7`: `--forecast act`, a 20 min period in 1 min steps) and the
         Flink autoscaler at its documentation's example settings (`flink-as-1.10-doc-u0.7`).
         `bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios diurnal
-        --controllers CONTROLLER --repeats 1,2,3 --out experiments/results/diurnal` (80 min a
-        run). A forecast needs a day to learn from and one to test on, so the runs are judged
+        --controllers CONTROLLER --repeats 1,2,3 --out experiments/results/diurnal-headroom` (80
+        min a run; the runs before 73567e8 are in `experiments/results/diurnal`). A forecast needs a day to learn from and one to test on, so the runs are judged
         from the third day (2,400 s) on, and over the whole run: *behind* is the lag-slope SLO
         (seconds with the lag growing by more than 1 % of the demand over the trailing minute),
         *under* the seconds with a vertex below the oracle (the fewest instances keeping every
@@ -118,12 +124,12 @@ final class DiurnalSection {
 
         """;
 
-  private static void render(StringBuilder md, Path dir, String heading, String notes)
+  private static boolean render(StringBuilder md, Path dir, String heading, String notes)
       throws IOException {
     List<SuiteSection.Cell> cells =
         SuiteSection.stored(dir).stream().filter(c -> c.scenario().equals("diurnal")).toList();
     if (cells.isEmpty()) {
-      return;
+      return false;
     }
     md.append(heading);
     md.append(
@@ -155,6 +161,7 @@ final class DiurnalSection {
       md.append(notes).append("\n");
     }
     plot(md, dir, cells);
+    return true;
   }
 
   /** The issue's bar, predictive against reactive, from the third day on. */

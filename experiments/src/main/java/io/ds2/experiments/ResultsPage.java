@@ -75,9 +75,9 @@ final class ResultsPage {
     md.append(data(results, "kafka-nexmark-catch-up/"));
     RecordAgeSection.render(md, results.resolve("record-age"));
     md.append(data(results, "record-age/"));
-    DiurnalSection.render(md, results.resolve("diurnal-headroom"));
+    boolean newest = DiurnalSection.render(md, results.resolve("diurnal-headroom"));
     md.append(data(results, "diurnal-headroom/"));
-    DiurnalSection.renderEarlier(md, results.resolve("diurnal"));
+    DiurnalSection.renderEarlier(md, results.resolve("diurnal"), newest);
     md.append(data(results, "diurnal/"));
     KafkaDefaultFetchSection.render(md, results.resolve("kafka-default-fetch-hidden-heads"));
     md.append(data(results, "kafka-default-fetch-hidden-heads/"));

@@ -1,6 +1,7 @@
 package io.ds2.experiments;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ds2.experiments.bench.Saso;
@@ -82,13 +83,18 @@ class DiurnalSectionTest {
     Path earlier = Files.createDirectories(dir.resolve("diurnal"));
     Files.copy(Path.of("results", "diurnal", "runs.json"), earlier.resolve("runs.json"));
     StringBuilder md = new StringBuilder();
-    DiurnalSection.render(md, dir.resolve("diurnal-headroom"));
+    assertFalse(DiurnalSection.render(md, dir.resolve("diurnal-headroom")));
     assertEquals("", md.toString(), "no runs on the newest code: nothing");
-    DiurnalSection.renderEarlier(md, earlier);
+    DiurnalSection.renderEarlier(md, earlier, true);
     String page = md.toString();
     assertTrue(
         page.startsWith("### Earlier: the diurnal benchmark before scale-up-tolerance"), page);
     assertTrue(page.contains("| " + DiurnalSection.PREDICTIVE + " | "), page);
     assertTrue(page.contains("| " + DiurnalSection.REACTIVE + " | "), page);
+    // Alone, they carry the benchmark's description.
+    StringBuilder alone = new StringBuilder();
+    DiurnalSection.renderEarlier(alone, earlier, false);
+    assertTrue(alone.toString().startsWith("## Forecasting recurring load"), alone.toString());
+    assertTrue(alone.toString().contains("### Earlier: the diurnal benchmark"), alone.toString());
   }
 }
