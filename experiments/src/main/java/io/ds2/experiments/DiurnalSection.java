@@ -69,7 +69,16 @@ final class DiurnalSection {
   private DiurnalSection() {}
 
   /** The runs on the newest decision code (scale-up-tolerance, 73567e8 on). */
-  static final String HEADROOM_NOTES = "";
+  static final String HEADROOM_NOTES =
+      """
+      Notes (2026-12-06). Run 1 of both ds2s at 73567e8 (`--scale-up-tolerance` 0.1), side by
+      side beside two other benches (Orders 145.4-145.5/s per instance). Predictive's 6 -> 12
+      at lunch's end is gone (its source's scale-up held once, `SCALE_UP_WITHIN_HEADROOM`, then
+      4 -> 6 91 s later): 1.11 x reactive's slot-seconds from day 3 (15,930 against 14,383;
+      1.17 x on the earlier code, below). On this one run predictive was behind 16 s against
+      reactive's 13 s and made 11 rescales against 9, while short of capacity 128 s against 359
+      s: one run of each says nothing yet about the bar; runs 2 and 3 are next.
+      """;
 
   private static final String HEADING = "## Forecasting recurring load: the diurnal benchmark\n\n";
 
