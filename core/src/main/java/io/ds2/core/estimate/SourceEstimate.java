@@ -117,6 +117,12 @@ final class SourceEstimate {
         ds2 <= upper && chosen.parallelism() != ds2
             ? load.size(splits.alternatives(), input, capacity, ds2, ds2)
             : chosen;
+    // Where the vertex already runs at the chosen parallelism, its busiest subtask is the chosen's.
+    int current = obs.parallelism();
+    SplitLoad.Result atCurrent =
+        chosen.parallelism() == current
+            ? chosen
+            : load.size(splits.alternatives(), input, capacity, current, current);
     String what = describe(splits);
     if (upper < n && !chosen.feasible()) {
       // Held below the split count by a max parallelism, which ParallelismBounds may have named.
@@ -188,9 +194,7 @@ final class SourceEstimate {
             chosen.busiestSplits(),
             chosen.busiestLoad() / input,
             load.observedAt(),
-            load.size(splits.alternatives(), input, capacity, obs.parallelism(), obs.parallelism())
-                    .busiestLoad()
-                / capacity);
+            atCurrent.busiestLoad() / capacity);
     return estimate(
         v,
         obs,
