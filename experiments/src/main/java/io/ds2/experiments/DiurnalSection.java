@@ -83,12 +83,18 @@ final class DiurnalSection {
   private static final String HEADING = "## Forecasting recurring load: the diurnal benchmark\n\n";
 
   /**
-   * The newest runs, with the benchmark's description.
+   * The newest runs, with the benchmark's description; beside them the peers' runs stored in {@code
+   * peers} (a peer's decisions are not ds2's, so its runs stand for every ds2 commit).
    *
    * @return whether there were any
    */
-  static boolean render(StringBuilder md, Path dir) throws IOException {
-    return render(md, dir, HEADING + INTRO, HEADROOM_NOTES);
+  static boolean render(StringBuilder md, Path dir, Path peers) throws IOException {
+    List<SuiteSection.Cell> peerCells =
+        SuiteSection.stored(peers).stream()
+            .filter(c -> c.scenario().equals("diurnal"))
+            .filter(c -> !c.controller().equals(REACTIVE) && !c.controller().equals(PREDICTIVE))
+            .toList();
+    return render(md, dir, HEADING + INTRO, HEADROOM_NOTES, peerCells, peers);
   }
 
   /**
@@ -107,7 +113,9 @@ final class DiurnalSection {
         never held, however small its need), and the Flink autoscaler's runs.
 
         """,
-        NOTES);
+        NOTES,
+        List.of(),
+        dir);
   }
 
   private static final String INTRO =
@@ -133,13 +141,21 @@ final class DiurnalSection {
 
         """;
 
-  private static boolean render(StringBuilder md, Path dir, String heading, String notes)
+  private static boolean render(
+      StringBuilder md,
+      Path dir,
+      String heading,
+      String notes,
+      List<SuiteSection.Cell> peerCells,
+      Path peers)
       throws IOException {
-    List<SuiteSection.Cell> cells =
+    List<SuiteSection.Cell> own =
         SuiteSection.stored(dir).stream().filter(c -> c.scenario().equals("diurnal")).toList();
-    if (cells.isEmpty()) {
+    if (own.isEmpty()) {
       return false;
     }
+    List<SuiteSection.Cell> cells = new ArrayList<>(own);
+    cells.addAll(peerCells);
     md.append(heading);
     md.append(
         """
@@ -153,7 +169,9 @@ final class DiurnalSection {
           String.format(
               Locale.ROOT,
               "| %s | %d | %s of %s | %s | %s | %s | %s of %s | %s | %s |\n",
-              c.controller(),
+              peerCells.contains(c)
+                  ? c.controller() + " (`results/" + peers.getFileName() + "/`)"
+                  : c.controller(),
               runs.size(),
               fig(late, Stretch::sloBehindSeconds),
               fig(late, Stretch::sloJudgedSeconds),
@@ -169,7 +187,7 @@ final class DiurnalSection {
     if (!notes.isEmpty()) {
       md.append(notes).append("\n");
     }
-    plot(md, dir, cells);
+    plot(md, dir, own, peerCells, peers);
     return true;
   }
 
@@ -222,15 +240,16 @@ final class DiurnalSection {
         runs);
   }
 
-  private static void plot(StringBuilder md, Path dir, List<SuiteSection.Cell> cells)
+  private static void plot(
+      StringBuilder md,
+      Path dir,
+      List<SuiteSection.Cell> own,
+      List<SuiteSection.Cell> peerCells,
+      Path peers)
       throws IOException {
     Map<String, Path> first = new LinkedHashMap<>();
-    for (SuiteSection.Cell c : cells) {
-      Path recording = dir.resolve("diurnal__" + c.controller() + ".jsonl.gz");
-      if (Files.exists(recording)) {
-        first.put(c.controller(), recording);
-      }
-    }
+    firstRuns(first, own, dir);
+    firstRuns(first, peerCells, peers);
     Path predictive = first.get(PREDICTIVE);
     if (predictive == null) {
       return;
@@ -250,6 +269,15 @@ final class DiurnalSection {
             + "![diurnal]("
             + at
             + "/diurnal.png)\n\n");
+  }
+
+  private static void firstRuns(Map<String, Path> first, List<SuiteSection.Cell> cells, Path dir) {
+    for (SuiteSection.Cell c : cells) {
+      Path recording = dir.resolve("diurnal__" + c.controller() + ".jsonl.gz");
+      if (Files.exists(recording)) {
+        first.put(c.controller(), recording);
+      }
+    }
   }
 
   private static List<Stretch> learned(List<SuiteSection.Cell> cells, String controller) {

@@ -75,7 +75,8 @@ final class ResultsPage {
     md.append(data(results, "kafka-nexmark-catch-up/"));
     RecordAgeSection.render(md, results.resolve("record-age"));
     md.append(data(results, "record-age/"));
-    boolean newest = DiurnalSection.render(md, results.resolve("diurnal-headroom"));
+    boolean newest =
+        DiurnalSection.render(md, results.resolve("diurnal-headroom"), results.resolve("diurnal"));
     md.append(data(results, "diurnal-headroom/"));
     DiurnalSection.renderEarlier(md, results.resolve("diurnal"), newest);
     md.append(data(results, "diurnal/"));

@@ -83,7 +83,7 @@ class DiurnalSectionTest {
     Path earlier = Files.createDirectories(dir.resolve("diurnal"));
     Files.copy(Path.of("results", "diurnal", "runs.json"), earlier.resolve("runs.json"));
     StringBuilder md = new StringBuilder();
-    assertFalse(DiurnalSection.render(md, dir.resolve("diurnal-headroom")));
+    assertFalse(DiurnalSection.render(md, dir.resolve("diurnal-headroom"), earlier));
     assertEquals("", md.toString(), "no runs on the newest code: nothing");
     DiurnalSection.renderEarlier(md, earlier, true);
     String page = md.toString();
@@ -96,5 +96,23 @@ class DiurnalSectionTest {
     DiurnalSection.renderEarlier(alone, earlier, false);
     assertTrue(alone.toString().startsWith("## Forecasting recurring load"), alone.toString());
     assertTrue(alone.toString().contains("### Earlier: the diurnal benchmark"), alone.toString());
+  }
+
+  @Test
+  void thePeersRunsStandBesideTheNewestDs2Runs(@TempDir Path dir) throws IOException {
+    Path earlier = Files.createDirectories(dir.resolve("diurnal"));
+    Files.copy(Path.of("results", "diurnal", "runs.json"), earlier.resolve("runs.json"));
+    Path newest = Files.createDirectories(dir.resolve("diurnal-headroom"));
+    Files.copy(Path.of("results", "diurnal-headroom", "runs.json"), newest.resolve("runs.json"));
+    StringBuilder md = new StringBuilder();
+    assertTrue(DiurnalSection.render(md, newest, earlier));
+    String page = md.toString();
+    String table =
+        page.substring(
+            page.indexOf("| controller |"), page.indexOf("\n\n", page.indexOf("| controller |")));
+    assertTrue(table.contains("| flink-as-1.10-doc-u0.7 (`results/diurnal/`) | 3 | "), table);
+    // ds2's own rows come from the newest runs only, never from the earlier directory.
+    assertEquals(1, table.split("\\| " + DiurnalSection.REACTIVE + " \\|", -1).length - 1, table);
+    assertEquals(1, table.split("\\| " + DiurnalSection.PREDICTIVE + " \\|", -1).length - 1, table);
   }
 }
