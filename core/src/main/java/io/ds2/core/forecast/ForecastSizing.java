@@ -55,7 +55,10 @@ public final class ForecastSizing {
 
   /**
    * {@code measured}, each vertex raised to its parallelism in {@code ahead} where that is higher,
-   * with a reason naming the forecast.
+   * with a reason naming the forecast. Where both ask for the same scale-up, the forecast's
+   * estimate stands too if it sizes for more input: the policy judges a scale-up by its estimate
+   * (whether the busiest subtask at the current parallelism is within the scale-up tolerance), and
+   * the load coming within the lead time is the one to judge it at, not the window's.
    */
   public static Estimate raise(
       JobGraph graph, Estimate measured, Estimate ahead, Outlook.Ahead outlook) {
@@ -69,10 +72,7 @@ public final class ForecastSizing {
     ahead.vertices().forEach(a -> byId.put(a.vertexId(), a));
     for (VertexEstimate m : measured.vertices()) {
       VertexEstimate a = byId.get(m.vertexId());
-      if (a != null
-          && m.determined()
-          && a.determined()
-          && a.recommendedParallelism() > m.recommendedParallelism()) {
+      if (a != null && m.determined() && a.determined() && raises(m, a)) {
         vertices.add(a.withReason(new Reason(ReasonCode.FORECAST_AHEAD, why)));
       } else {
         vertices.add(m);
@@ -84,6 +84,15 @@ public final class ForecastSizing {
         vertices,
         measured.targetUtilization(),
         measured.keyedHistory());
+  }
+
+  private static boolean raises(VertexEstimate measured, VertexEstimate ahead) {
+    int m = measured.recommendedParallelism();
+    int a = ahead.recommendedParallelism();
+    return a > m
+        || (a == m
+            && a > measured.currentParallelism()
+            && ahead.targetInputRate().orElse(0) > measured.targetInputRate().orElse(0));
   }
 
   /** The parallelism of every vertex of {@code e}, by vertex id. */

@@ -42,6 +42,10 @@ class ForecastSizingTest {
           Set.of());
 
   private static VertexEstimate vertex(String id, int current, int recommended) {
+    return vertex(id, current, recommended, 100);
+  }
+
+  private static VertexEstimate vertex(String id, int current, int recommended, double input) {
     return new VertexEstimate(
         id,
         id.equals("s") ? "Source: Orders" : "Work",
@@ -49,7 +53,7 @@ class ForecastSizingTest {
         true,
         current,
         128,
-        OptionalDouble.of(100),
+        OptionalDouble.of(input),
         OptionalDouble.of(100),
         OptionalDouble.of(100),
         OptionalDouble.of(1),
@@ -84,6 +88,30 @@ class ForecastSizingTest {
     assertTrue(
         raised.vertex("s").orElseThrow().reasons().stream()
             .noneMatch(r -> r.code() == ReasonCode.FORECAST_AHEAD));
+  }
+
+  @Test
+  void aScaleUpBothAskForIsJudgedAtTheForecastLoad() {
+    // The diurnal benchmark's lunch: the source at 4 measured 422/s and wants 6 (12 partitions);
+    // the forecast, 581/s within the lead time, wants 6 too. The policy holds a scale-up whose
+    // busiest subtask is within the tolerance at the load its estimate sized for: that must be
+    // the 581/s coming, not the 422/s measured.
+    Estimate measured =
+        new Estimate(null, Map.of(), List.of(vertex("s", 4, 6, 422), vertex("w", 6, 6)), 0.7, null);
+    Estimate ahead =
+        new Estimate(null, Map.of(), List.of(vertex("s", 4, 6, 581), vertex("w", 6, 6)), 0.7, null);
+    Estimate raised = ForecastSizing.raise(GRAPH, measured, ahead, OUTLOOK_RISING);
+    VertexEstimate s = raised.vertex("s").orElseThrow();
+    assertEquals(581, s.targetInputRate().getAsDouble(), "sized at the forecast load");
+    assertEquals(6, s.recommendedParallelism());
+    assertTrue(s.reasons().stream().anyMatch(r -> r.code() == ReasonCode.FORECAST_AHEAD));
+    // No scale-up (Work stays at 6): the measured estimate stands, with no forecast reason.
+    assertTrue(
+        raised.vertex("w").orElseThrow().reasons().stream()
+            .noneMatch(r -> r.code() == ReasonCode.FORECAST_AHEAD));
+    // Nor where the forecast sizes for no more input than was measured.
+    Estimate same = ForecastSizing.raise(GRAPH, measured, measured, OUTLOOK_RISING);
+    assertEquals(422, same.vertex("s").orElseThrow().targetInputRate().getAsDouble());
   }
 
   @Test
