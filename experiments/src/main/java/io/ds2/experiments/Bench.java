@@ -255,7 +255,7 @@ public final class Bench implements Runnable {
         String name = out.getFileName().toString();
         // The long runs and the diurnal ones are Kafka-fed too, named among its scenarios.
         boolean kafka =
-            name.startsWith("kafka-") || name.equals("long-runs") || name.equals("diurnal");
+            name.startsWith("kafka-") || name.equals("long-runs") || name.startsWith("diurnal");
         if (!Files.exists(out.resolve("runs.json"))) {
           // Runs made one at a time: scored from their recordings.
           SuiteReport.write(
