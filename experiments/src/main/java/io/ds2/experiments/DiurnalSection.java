@@ -159,8 +159,8 @@ final class DiurnalSection {
     md.append(heading);
     md.append(
         """
-        | controller | runs | day 3 on: behind (s of judged) | under (s) | slot-s | rescales | whole run: behind (s of judged) | slot-s | rescales |
-        |---|---|---|---|---|---|---|---|---|
+        | controller | runs | day 3 on: behind (s of judged) | by the records' age (s) | under (s) | slot-s | rescales | whole run: behind (s of judged) | slot-s | rescales |
+        |---|---|---|---|---|---|---|---|---|---|
         """);
     for (SuiteSection.Cell c : cells) {
       List<Saso.Result> runs = c.runs();
@@ -168,13 +168,14 @@ final class DiurnalSection {
       md.append(
           String.format(
               Locale.ROOT,
-              "| %s | %d | %s of %s | %s | %s | %s | %s of %s | %s | %s |\n",
+              "| %s | %d | %s of %s | %s | %s | %s | %s | %s of %s | %s | %s |\n",
               peerCells.contains(c)
                   ? c.controller() + " (`results/" + peers.getFileName() + "/`)"
                   : c.controller(),
               runs.size(),
               fig(late, Stretch::sloBehindSeconds),
               fig(late, Stretch::sloJudgedSeconds),
+              fig(aged(late), Double::doubleValue),
               fig(late, Stretch::underProvisionedSeconds),
               fig(late, Stretch::slotSeconds),
               fig(late, Stretch::rescales),
@@ -202,6 +203,14 @@ final class DiurnalSection {
     double behindReactive = median(reactive, Stretch::sloBehindSeconds);
     double slots =
         median(predictive, Stretch::slotSeconds) / median(reactive, Stretch::slotSeconds);
+    List<Double> agedPredictive = aged(predictive);
+    List<Double> agedReactive = aged(reactive);
+    String byAge =
+        agedPredictive.size() == predictive.size() && agedReactive.size() == reactive.size()
+            ? byAge(
+                median(agedPredictive, Double::doubleValue),
+                median(agedReactive, Double::doubleValue))
+            : "";
     double rescales = median(predictive, Stretch::rescales);
     double rescalesReactive = median(reactive, Stretch::rescales);
     String runs =
@@ -216,7 +225,7 @@ final class DiurnalSection {
     return String.format(
         Locale.ROOT,
         "From the third day, by the medians: predictive ds2 is behind %.0f s against reactive"
-            + " %.0f s (%s; the bar: at most %.0f %%), under-provisioned %.0f s against %.0f s,"
+            + " %.0f s (%s; the bar: at most %.0f %%)%s, under-provisioned %.0f s against %.0f s,"
             + " at %.2f x its slot-seconds (%s; at most %.2f x), with %.0f rescales against %.0f"
             + " (%s; no more).%s",
         behind,
@@ -229,6 +238,7 @@ final class DiurnalSection {
                 behind <= BEHIND_SHARE * behindReactive ? "holds" : "fails")
             : "reactive was never behind: nothing to gain",
         100 * BEHIND_SHARE,
+        byAge,
         median(predictive, Stretch::underProvisionedSeconds),
         median(reactive, Stretch::underProvisionedSeconds),
         slots,
@@ -278,6 +288,31 @@ final class DiurnalSection {
         first.put(c.controller(), recording);
       }
     }
+  }
+
+  /** The ages' verdict, as the schedule's: predictive's seconds behind against reactive's. */
+  private static String byAge(double predictive, double reactive) {
+    return String.format(
+        Locale.ROOT,
+        "; by the records' age %.0f s against %.0f s (%s)",
+        predictive,
+        reactive,
+        reactive > 0
+            ? String.format(
+                Locale.ROOT,
+                "%.0f %% of it: %s",
+                100 * predictive / reactive,
+                predictive <= BEHIND_SHARE * reactive ? "holds" : "fails")
+            : "reactive was never behind: nothing to gain");
+  }
+
+  /** The runs' seconds behind by the records' age, where their recordings keep it. */
+  private static List<Double> aged(List<Stretch> runs) {
+    return runs.stream()
+        .filter(java.util.Objects::nonNull)
+        .map(Stretch::ageBehindSeconds)
+        .filter(java.util.Objects::nonNull)
+        .toList();
   }
 
   private static List<Stretch> learned(List<SuiteSection.Cell> cells, String controller) {

@@ -32,7 +32,7 @@ class DiurnalSectionTest {
         0,
         4680,
         behind + 200,
-        new Stretch(2400, 2400, behind, slots, rescales, 1000, 0),
+        new Stretch(2400, 2400, behind, slots, rescales, 1000, 0, behind),
         0,
         null,
         4800,
@@ -59,6 +59,7 @@ class DiurnalSectionTest {
   void threeRunsEachAreJudgedOnEveryFigure() {
     String v = verdict(3, 40, 10_500);
     assertTrue(v.contains("behind 41 s against reactive 101 s (41 % of it: holds"), v);
+    assertTrue(v.contains("by the records' age 41 s against 101 s (41 % of it: holds)"), v);
     assertTrue(v.contains("1.05 x its slot-seconds (holds"), v);
     assertTrue(v.contains("6 rescales against 6 (holds"), v);
     assertTrue(!v.contains("not yet judged"), v);

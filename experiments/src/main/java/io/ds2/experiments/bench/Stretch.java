@@ -1,6 +1,7 @@
 package io.ds2.experiments.bench;
 
 import java.util.List;
+import java.util.OptionalDouble;
 import java.util.Set;
 
 /**
@@ -16,6 +17,9 @@ import java.util.Set;
  * @param peakLag the sources' largest lag (records)
  * @param underProvisionedSeconds seconds with a vertex below its oracle (the fewest instances that
  *     keep every subtask below 98 % busy): short of capacity, whether or not the lag shows it yet
+ * @param ageBehindSeconds seconds with the records' age growing by more than 1 % of the time
+ *     ({@link RecordAgeSlo}: what was really sent, not what the schedule had due); null where the
+ *     recording keeps no age
  */
 public record Stretch(
     double fromSeconds,
@@ -24,7 +28,8 @@ public record Stretch(
     double slotSeconds,
     int rescales,
     double peakLag,
-    double underProvisionedSeconds) {
+    double underProvisionedSeconds,
+    Double ageBehindSeconds) {
 
   /** The stretch of a run from {@code s.learnedFromSeconds()} on; null where it has none. */
   static Stretch learned(
@@ -51,7 +56,15 @@ public record Stretch(
       }
     }
     int rescales = (int) applied.stream().filter(t -> t >= from).count();
+    OptionalDouble age = RecordAgeSlo.behindSeconds(sampled, sources, from);
     return new Stretch(
-        from, slo.judgedSeconds(), slo.behindSeconds(), slotSeconds, rescales, peakLag, under);
+        from,
+        slo.judgedSeconds(),
+        slo.behindSeconds(),
+        slotSeconds,
+        rescales,
+        peakLag,
+        under,
+        age.isPresent() ? age.getAsDouble() : null);
   }
 }
