@@ -72,40 +72,40 @@ final class DiurnalSection {
   static final String HEADROOM_NOTES =
       """
       Notes (2026-12-06). Reactive ds2: runs 1-3 at 73567e8 (`--scale-up-tolerance` 0.1; run 1
-      beside two other benches, runs 2 and 3 beside three). Predictive ds2: runs 1 and 2 at
-      371c5af, beside three other benches (run 3 is the next session's). 371c5af changes only
-      the forecast's path (`ForecastSizing.raise`), which reactive ds2 never takes, so the
-      reactive runs stand for it. It replaced predictive's run 1 at 73567e8 (in git at 546ea8d: from day 3 behind 16 s,
+      beside two other benches, runs 2 and 3 beside three). Predictive ds2: runs 1 and 2 at 371c5af,
+      beside three other benches (run 3 is the next session's). 371c5af changes only the forecast's
+      path (`ForecastSizing.raise`), which reactive ds2 never takes, so the reactive runs stand for
+      it. It replaced predictive's run 1 at 73567e8 (in git at 546ea8d: from day 3 behind 16 s,
       short of capacity 128 s, 15,930 slot-seconds, 11 rescales), in which at day 3's lunch the
-      forecast (581/s) and the window (422/s) both asked for the Orders source at 6 and the
-      window's estimate was kept, so the tolerance held the step, judged at 422/s (busiest
-      subtask 72.0 %): short 120 s. The Flink autoscaler's row is its three runs in
-      `results/diurnal/` (f065d05, 6c451a8; the harness has changed since only in its scoring):
-      its decisions are the library's, and its recordings keep no records' age.
-      - **The two readings of behind disagree.** By the schedule (what the trace had sent less
-        what the sources read over the span their counters cover) every run made beside three
-        other benches, of either controller, was behind 714-848 s from day 3, where reactive's
-        run 1 was 13 s; in reactive's run 2, in every stretch it scored behind, the records the
-        sources emitted were 11-18 ms old (median): they were read as soon as they were sent. By
-        the records' age (their emit lag growing by more than 1 % of the time over the trailing
-        minute: the same criterion, on what was really sent) the runs were behind 0-88 s. The schedule's
-        misreading is not explained yet: the feed's own check (records due less records handed
-        to the producer, at every poll) never found 100 records missing, and the 20-21 s in
-        which every bench's JVM stood still at 07:41:53 (a gap in all four recordings) account
-        for a minute, not 700 s. Until it is found, the bar is read on the records' age; the
-        schedule's column is shown as measured.
-      - **Predictive against reactive, from day 3**: short of capacity 108-194 s against
-        321-359 s, 15,295-15,402 slot-seconds against 14,383-15,055, 6-7 rescales against 9-12,
-        behind by the records' age 0 and 11 s against 24-88 s.
-      - **The forecast did not reach lunch on day 3.** Both predictive runs met it at 4 and
-        stepped to 6 from windows (at 3,073 and 3,104 s: short 74 and 108 s); at 3,013 s the
-        forecast raised nothing (a raise needs it above the window by more than its error: 9-11 %
-        in these runs, 6 % in the run at 73567e8). Two causes read from the decisions: the
-        history learns each window's rate at the decision, half a window after the window's middle, and after a rescale's warm-up
-        lunch's first minute holds few windows (run 1 at 73567e8: minute 10's bucket 406/s where
-        the trace ramped from 390 to 585/s over it); and the lead time (81 s) reaches one or two
-        one-minute buckets ahead. On day 4 the forecast moved the Join in the morning ramp (run
-        1: 3 -> 4 at 4,019 s) and, in run 2, the source 4 -> 6 at 4,198 s, 2 s before lunch.
+      forecast (581/s) and the window (422/s) both asked for the Orders source at 6 and the window's
+      estimate was kept, so the tolerance held the step, judged at 422/s (busiest subtask 72.0 %):
+      short 120 s. The Flink autoscaler's row is its three runs in `results/diurnal/` (f065d05,
+      6c451a8; the harness has changed since only in its scoring): its decisions are the library's,
+      and its recordings keep no records' age.
+      - **The two readings of behind disagree.** By the schedule (what the trace had sent less what
+        the sources read over the span their counters cover) every run made beside three other
+        benches, of either controller, was behind 714-848 s from day 3, where reactive's run 1 was
+        13 s; in reactive's run 2, in every stretch it scored behind, the records the sources
+        emitted were 11-18 ms old (median): they were read as soon as they were sent. By the
+        records' age (their emit lag growing by more than 1 % of the time over the trailing minute:
+        the same criterion, on what was really sent) the runs were behind 0-88 s. The schedule's
+        misreading is not explained yet: the feed's own check (records due less records handed to
+        the producer, at every poll) never found 100 records missing, and the 20-21 s in which every
+        bench's JVM stood still at 07:41:53 (a gap in all four recordings) account for a minute, not
+        700 s. Until it is found, the bar is read on the records' age; the schedule's column is
+        shown as measured.
+      - **Predictive against reactive, from day 3**: short of capacity 108-194 s against 321-359 s,
+        15,295-15,402 slot-seconds against 14,383-15,055, 6-7 rescales against 9-12, behind by the
+        records' age 0 and 11 s against 24-88 s.
+      - **The forecast did not reach lunch on day 3.** Both predictive runs met it at 4 and stepped
+        to 6 from windows (at 3,073 and 3,104 s: short 74 and 108 s); at 3,013 s the forecast raised
+        nothing (a raise needs it above the window by more than its error: 9-11 % in these runs, 6 %
+        in the run at 73567e8). Two causes read from the decisions: the history learns each window's
+        rate at the decision, half a window after the window's middle, and after a rescale's warm-up
+        lunch's first minute holds few windows (run 1 at 73567e8: minute 10's bucket 406/s where the
+        trace ramped from 390 to 585/s over it); and the lead time (81 s) reaches one or two
+        one-minute buckets ahead. On day 4 the forecast moved the Join in the morning ramp (run 1: 3
+        -> 4 at 4,019 s) and, in run 2, the source 4 -> 6 at 4,198 s, 2 s before lunch.
       """;
 
   private static final String HEADING = "## Forecasting recurring load: the diurnal benchmark\n\n";
