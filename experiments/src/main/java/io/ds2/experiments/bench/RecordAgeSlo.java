@@ -13,9 +13,10 @@ import java.util.Set;
  * over the trailing minute. A lag growing by 1 % of a steady demand is an age growing by 1 % of the
  * time, so it is the same criterion as {@link LagSlo}'s; but it is measured on what was really
  * sent, where {@link LagSlo#overRun} sets what the sources read against what the schedule had due.
- * Those differ where the feed itself falls behind its schedule: on a loaded machine its thread
- * wakes late and sends in bursts, and its own check runs on the same late thread. Empty where the
- * sources report no age (recordings made before they kept it).
+ * Those differ where the feed does not keep the schedule's clock: on 2026-12-06 every bench's JVM
+ * stood still 20 s, the feed's producers paced on a monotonic clock that stood still with them, and
+ * the whole load then ran 20 s behind the wall-clock schedule it was scored against. Empty where
+ * the sources report no age (recordings made before they kept it).
  */
 final class RecordAgeSlo {
   static final double GROWTH_OF_TIME = 0.01;
