@@ -169,7 +169,10 @@ final class DiurnalSection {
         median with min–max over the runs. No lag peak is shown: at Kafka's default fetch a
         source that keeps up takes all there is at every fetch and its lag gauge reads about 0,
         so behind is also judged on what was sent less what the sources read, both over the
-        span their counters cover (see the headline).
+        span their counters cover (see the headline). *By the records' age* is the same
+        criterion read from how old the records the sources emit are (their emit lag growing by
+        more than 1 % of the time over the trailing minute): what was really sent, whatever the
+        schedule said.
 
         """;
 
