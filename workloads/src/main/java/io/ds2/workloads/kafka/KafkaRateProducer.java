@@ -45,9 +45,12 @@ public final class KafkaRateProducer implements AutoCloseable {
                 "5",
                 ProducerConfig.ACKS_CONFIG,
                 "1"));
+    // The schedule's zero is the caller's now, not whenever the thread first runs: on a busy
+    // machine that can be late, and everything due meanwhile would never be sent.
+    long start = wallMillis.getAsLong();
     thread =
         new Thread(
-            () -> run(topic, partitions, schedule, records, wallMillis),
+            () -> run(topic, partitions, schedule, records, wallMillis, start),
             "kafka-rate-producer-" + topic);
     thread.setDaemon(true);
   }
@@ -105,12 +108,12 @@ public final class KafkaRateProducer implements AutoCloseable {
       int partitions,
       RateSchedule schedule,
       LongFunction<byte[]> records,
-      LongSupplier wallMillis) {
+      LongSupplier wallMillis,
+      long start) {
     // The wall clock, as the benchmark's phases and recordings: a monotonic clock stands still
     // while the machine is frozen (every bench's JVM stood still 20 s on 2026-12-06), and the whole
     // load then ran 20 s behind the schedule it was scored against. On the wall clock a freeze
     // leaves the records due at once, a burst, as the outside world would send after one.
-    long start = wallMillis.getAsLong();
     try {
       while (running) {
         double seconds = (wallMillis.getAsLong() - start) / 1e3;
