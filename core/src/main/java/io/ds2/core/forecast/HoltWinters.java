@@ -20,9 +20,22 @@ import org.apache.commons.math3.optim.nonlinear.scalar.noderiv.SimplexOptimizer;
  * <p>Initial state as Hyndman and Athanasopoulos (FPP, 8.3) give it: the level the mean of the
  * first period, the trend the mean step between the first two periods (0 with one), the seasonal
  * profile the first period less its mean.
+ *
+ * <p>With {@link Trend#NONE} the model has no trend (ETS(A,N,A)): level and season only, two
+ * weights. A forecaster compares both forms on held-out data ({@link SeasonalForecaster}): a trend
+ * weight chosen on little data can follow a ramp inside the day and carry it a whole period ahead.
  */
 public final class HoltWinters {
+  /** Whether the model has a trend. */
+  public enum Trend {
+    /** Level and season only: the trend is 0 and never learnt. */
+    NONE,
+    /** An additive trend, smoothed by the second weight. */
+    ADDITIVE
+  }
+
   private final int period;
+  private final Trend form;
   private final double alpha;
   private final double beta;
   private final double gamma;
@@ -34,6 +47,7 @@ public final class HoltWinters {
 
   private HoltWinters(
       int period,
+      Trend form,
       double alpha,
       double beta,
       double gamma,
@@ -42,6 +56,7 @@ public final class HoltWinters {
       double[] seasonal,
       double rmse) {
     this.period = period;
+    this.form = form;
     this.alpha = alpha;
     this.beta = beta;
     this.gamma = gamma;
@@ -58,14 +73,33 @@ public final class HoltWinters {
    * @throws IllegalArgumentException with no more than one period of data
    */
   public static HoltWinters fit(double[] y, int period) {
+    return fit(y, period, Trend.ADDITIVE);
+  }
+
+  /** As above, of the given form: without a trend, only alpha and gamma are chosen (beta is 0). */
+  public static HoltWinters fit(double[] y, int period, Trend form) {
     if (period < 2 || y.length <= period) {
       throw new IllegalArgumentException(
           "Holt-Winters needs more than a period of " + period + " steps, has " + y.length);
     }
     // Nelder-Mead over the weights' logits, so each stays in (0, 1) without bounds (BOBYQA, with
     // bounds, fails on the flat objective of a steady series).
-    MultivariateFunction sse = x -> run(y, period, weight(x[0]), weight(x[1]), weight(x[2])).sse;
-    double[] start = {logit(0.3), logit(0.05), logit(0.2)};
+    boolean trended = form == Trend.ADDITIVE;
+    // The searched point: alpha, beta, gamma's logits; without a trend, alpha's and gamma's.
+    java.util.function.Function<double[], double[]> toWeights =
+        x ->
+            trended
+                ? new double[] {weight(x[0]), weight(x[1]), weight(x[2])}
+                : new double[] {weight(x[0]), 0, weight(x[1])};
+    MultivariateFunction sse =
+        x -> {
+          double[] w = toWeights.apply(x);
+          return run(y, period, form, w[0], w[1], w[2]).sse;
+        };
+    double[] start =
+        trended
+            ? new double[] {logit(0.3), logit(0.05), logit(0.2)}
+            : new double[] {logit(0.3), logit(0.2)};
     double[] best = start;
     try {
       best =
@@ -75,13 +109,13 @@ public final class HoltWinters {
                   new ObjectiveFunction(sse),
                   GoalType.MINIMIZE,
                   new InitialGuess(start),
-                  new NelderMeadSimplex(3, 1.0))
+                  new NelderMeadSimplex(start.length, 1.0))
               .getPoint();
     } catch (TooManyEvaluationsException e) {
       // Keep the starting weights: a fit that does not settle is no better than them.
     }
-    double[] w = {weight(best[0]), weight(best[1]), weight(best[2])};
-    return run(y, period, w[0], w[1], w[2]).model(period, w);
+    double[] w = toWeights.apply(best);
+    return run(y, period, form, w[0], w[1], w[2]).model(period, form, w);
   }
 
   /**
@@ -92,11 +126,23 @@ public final class HoltWinters {
    * @param weights alpha, beta, gamma as {@link #weights()} gave them
    */
   public static HoltWinters withWeights(double[] y, int period, double[] weights) {
+    return withWeights(y, period, Trend.ADDITIVE, weights);
+  }
+
+  /** As above, of the given form (without a trend, beta is not used). */
+  public static HoltWinters withWeights(double[] y, int period, Trend form, double[] weights) {
     if (period < 2 || y.length <= period) {
       throw new IllegalArgumentException(
           "Holt-Winters needs more than a period of " + period + " steps, has " + y.length);
     }
-    return run(y, period, weights[0], weights[1], weights[2]).model(period, weights.clone());
+    double beta = form == Trend.ADDITIVE ? weights[1] : 0;
+    return run(y, period, form, weights[0], beta, weights[2])
+        .model(period, form, new double[] {weights[0], beta, weights[2]});
+  }
+
+  /** Whether the model has a trend. */
+  public Trend form() {
+    return form;
   }
 
   /** The smoothing weights: alpha, beta, gamma. */
@@ -135,14 +181,15 @@ public final class HoltWinters {
   }
 
   /** One pass of the recursions; its state after the last observation. */
-  private static State run(double[] y, int period, double alpha, double beta, double gamma) {
+  private static State run(
+      double[] y, int period, Trend form, double alpha, double beta, double gamma) {
     double l = 0;
     for (int i = 0; i < period; i++) {
       l += y[i];
     }
     l /= period;
     double b = 0;
-    if (y.length >= 2 * period) {
+    if (form == Trend.ADDITIVE && y.length >= 2 * period) {
       double next = 0;
       for (int i = period; i < 2 * period; i++) {
         next += y[i];
@@ -173,9 +220,9 @@ public final class HoltWinters {
   }
 
   private record State(double level, double trend, double[] seasonal, double sse, int n) {
-    HoltWinters model(int period, double[] w) {
+    HoltWinters model(int period, Trend form, double[] w) {
       return new HoltWinters(
-          period, w[0], w[1], w[2], level, trend, seasonal, Math.sqrt(sse / Math.max(1, n)));
+          period, form, w[0], w[1], w[2], level, trend, seasonal, Math.sqrt(sse / Math.max(1, n)));
     }
   }
 
@@ -183,8 +230,9 @@ public final class HoltWinters {
   public String toString() {
     return String.format(
         java.util.Locale.ROOT,
-        "HoltWinters(period %d, alpha %.3f, beta %.3f, gamma %.3f, rmse %.3g, seasonal %s)",
+        "HoltWinters(period %d, %s, alpha %.3f, beta %.3f, gamma %.3f, rmse %.3g, seasonal %s)",
         period,
+        form,
         alpha,
         beta,
         gamma,

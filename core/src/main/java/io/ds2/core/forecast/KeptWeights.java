@@ -5,8 +5,8 @@ package io.ds2.core.forecast;
  * between: choosing them searches thousands of passes over two weeks of steps (16 ms a source
  * measured, 1.6 s for 100 sources on one decision), running the model with them is one pass. The
  * first choice of each series is staggered by an offset of its own, so that the sources of a job
- * are not all chosen anew at the same step a day later. Weights are kept per fit and per season
- * (daily, and weekly once two weeks are seen).
+ * are not all chosen anew at the same step a day later. Weights are kept per fit, per season
+ * (daily, and weekly once two weeks are seen) and per form (with a trend or without).
  */
 final class KeptWeights {
   /**
@@ -20,8 +20,10 @@ final class KeptWeights {
   }
 
   private final int day;
-  private final double[][] weights = new double[2 * Role.values().length][];
-  private final long[] chosenAt = new long[2 * Role.values().length];
+  private static final int SLOTS = 2 * 2 * Role.values().length;
+
+  private final double[][] weights = new double[SLOTS][];
+  private final long[] chosenAt = new long[SLOTS];
   private final int offset;
 
   /**
@@ -52,14 +54,20 @@ final class KeptWeights {
    * at step {@code step}: with kept weights, or fitted.
    */
   HoltWinters fit(Role role, double[] y, int period, long step) {
+    return fit(role, y, period, HoltWinters.Trend.ADDITIVE, step);
+  }
+
+  /** As above, of the given form (with a trend or without). */
+  HoltWinters fit(Role role, double[] y, int period, HoltWinters.Trend form, long step) {
     if (y.length < period + KEPT_FROM_DAYS * day) {
-      return HoltWinters.fit(y, period);
+      return HoltWinters.fit(y, period, form);
     }
-    int r = role.ordinal() + (period > day ? Role.values().length : 0);
+    int roles = Role.values().length;
+    int r = role.ordinal() + (period > day ? roles : 0) + form.ordinal() * 2 * roles;
     if (weights[r] != null && step - chosenAt[r] < day && step >= chosenAt[r]) {
-      return HoltWinters.withWeights(y, period, weights[r]);
+      return HoltWinters.withWeights(y, period, form, weights[r]);
     }
-    HoltWinters model = HoltWinters.fit(y, period);
+    HoltWinters model = HoltWinters.fit(y, period, form);
     boolean first = weights[r] == null;
     weights[r] = model.weights();
     chosenAt[r] = first ? step - offset : step;
