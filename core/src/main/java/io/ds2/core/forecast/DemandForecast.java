@@ -62,13 +62,27 @@ public final class DemandForecast {
     return history;
   }
 
-  /** Learns what arrived at each source in a window decided at {@code now}. */
+  /**
+   * Learns what arrived at each source in a window decided at {@code now}: over the window's own
+   * span (the minutes it measured), not at the decision's instant.
+   */
   public void learn(JobGraph graph, Estimate measured, Instant now) {
+    Instant from = measured.window().start();
+    Instant to = measured.window().end();
     for (SourceDemand d : measured.demands().values()) {
       if (d.basis() == SourceDemand.Basis.BACKLOG_HIDDEN) {
         continue; // a step above what was read, not what arrived: no history to learn from
       }
-      graph.vertex(d.vertexId()).ifPresent(v -> history.add(v.name(), now, d.currentRate()));
+      graph
+          .vertex(d.vertexId())
+          .ifPresent(
+              v -> {
+                if (to.isAfter(from)) {
+                  history.add(v.name(), from, to, d.currentRate());
+                } else {
+                  history.add(v.name(), now, d.currentRate());
+                }
+              });
     }
   }
 

@@ -12,6 +12,12 @@ import java.util.Set;
  * minutes) for the last {@code capacity} buckets (14 days), in a ring per source. Fixed size
  * whatever the uptime; what a forecast learns from ({@link SeasonalForecaster}). Time is given,
  * never read.
+ *
+ * <p>A rate measured over an interval (a window) counts in every bucket the interval overlaps, by
+ * the time it overlaps: a bucket's mean is then the time-weighted rate over the bucket's own
+ * minutes, the same every day whenever the windows happen to start. Counted at the decision's
+ * instant instead, each bucket held the rates of windows that began up to a window before it: a
+ * ramp was learnt half a window late, and by a different share each day.
  */
 public final class DemandHistory {
   private final Duration bucket;
@@ -43,12 +49,29 @@ public final class DemandHistory {
     return bySource.keySet();
   }
 
-  /** Adds a measured arrival rate (records/s) at {@code source} at {@code at}. */
+  /** Adds a measured arrival rate (records/s) at {@code source} at {@code at}, as one sample. */
   public void add(String source, Instant at, double rate) {
     if (!Double.isFinite(rate) || rate < 0) {
       return; // never learn from what is not a measurement
     }
-    bySource.computeIfAbsent(source, s -> new Ring(capacity)).add(index(at), rate);
+    bySource.computeIfAbsent(source, s -> new Ring(capacity)).add(index(at), rate, 1);
+  }
+
+  /**
+   * Adds the arrival rate (records/s) measured at {@code source} over [{@code from}, {@code to}):
+   * to each bucket it overlaps, weighted by the seconds it overlaps (a sample a second).
+   */
+  public void add(String source, Instant from, Instant to, double rate) {
+    if (!Double.isFinite(rate) || rate < 0 || !to.isAfter(from)) {
+      return; // never learn from what is not a measurement
+    }
+    Ring ring = bySource.computeIfAbsent(source, s -> new Ring(capacity));
+    long step = bucket.toMillis();
+    for (long i = index(from); i <= index(to.minusMillis(1)); i++) {
+      long overlap =
+          Math.min(to.toEpochMilli(), (i + 1) * step) - Math.max(from.toEpochMilli(), i * step);
+      ring.add(i, rate, overlap / 1e3);
+    }
   }
 
   /**
@@ -85,7 +108,8 @@ public final class DemandHistory {
           int from = Math.max(0, means.length - capacity);
           for (int i = from; i < means.length; i++) {
             if (!Double.isNaN(means[i])) {
-              r.add(v.newest() - (means.length - 1 - i), means[i]);
+              // A whole bucket's worth of samples: what is added later weighs as it did before.
+              r.add(v.newest() - (means.length - 1 - i), means[i], bucket.toMillis() / 1e3);
             }
           }
           bySource.put(source, r);
@@ -137,18 +161,18 @@ public final class DemandHistory {
     return true;
   }
 
-  /** One source's buckets: sums and counts, the newest at {@code newest}. */
+  /** One source's buckets: weighted sums and weights, the newest at {@code newest}. */
   private static final class Ring {
     private final double[] sum;
-    private final int[] count;
+    private final double[] count;
     private long newest = Long.MIN_VALUE;
 
     Ring(int capacity) {
       sum = new double[capacity];
-      count = new int[capacity];
+      count = new double[capacity];
     }
 
-    void add(long index, double rate) {
+    void add(long index, double rate, double weight) {
       if (newest != Long.MIN_VALUE && index <= newest - sum.length) {
         return; // older than what is kept
       }
@@ -163,8 +187,8 @@ public final class DemandHistory {
         newest = index;
       }
       int k = slot(index);
-      sum[k] += rate;
-      count[k]++;
+      sum[k] += rate * weight;
+      count[k] += weight;
     }
 
     double[] series(long current) {

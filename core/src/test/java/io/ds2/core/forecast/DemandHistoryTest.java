@@ -25,6 +25,22 @@ class DemandHistoryTest {
   }
 
   @Test
+  void aWindowCountsInEveryBucketItMeasuredByTheTimeItSpentThere() {
+    DemandHistory h = new DemandHistory(Duration.ofMinutes(1), 10);
+    // 30 s windows decided at 0:45, 1:15 and 1:45: a ramp from 100/s to 400/s at minute 1.
+    h.add("Orders", T0.plusSeconds(15), T0.plusSeconds(45), 100);
+    h.add("Orders", T0.plusSeconds(45), T0.plusSeconds(75), 250); // 15 s in minute 0, 15 s in 1
+    h.add("Orders", T0.plusSeconds(75), T0.plusSeconds(105), 400);
+    h.add("Orders", T0.plusSeconds(105), T0.plusSeconds(135), 400); // into minute 2, filling
+    // Minute 0: 30 s at 100 and 15 s at 250; minute 1: 15 s at 250 and 45 s at 400. Counted at
+    // the decisions' instants, minute 0 would hold 100 only and minute 1 250, 400 and 400.
+    assertArrayEquals(
+        new double[] {(30 * 100 + 15 * 250) / 45.0, (15 * 250 + 45 * 400) / 60.0},
+        h.series("Orders", T0.plusSeconds(150)),
+        1e-9);
+  }
+
+  @Test
   void itKeepsAFixedNumberOfBucketsWhateverTheUptime() {
     DemandHistory h = new DemandHistory(Duration.ofMinutes(1), 5);
     for (int m = 0; m < 1000; m++) {
