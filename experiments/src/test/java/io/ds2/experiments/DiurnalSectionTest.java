@@ -100,6 +100,22 @@ class DiurnalSectionTest {
   }
 
   @Test
+  void runsWithTheFeedOnAMonotonicClockShowUnderTheirOwnHeading(@TempDir Path dir)
+      throws IOException {
+    Path headroom = Files.createDirectories(dir.resolve("diurnal-headroom"));
+    Files.copy(Path.of("results", "diurnal-headroom", "runs.json"), headroom.resolve("runs.json"));
+    StringBuilder md = new StringBuilder();
+    assertTrue(DiurnalSection.renderHeadroom(md, headroom, true));
+    String page = md.toString();
+    assertTrue(page.startsWith("### Earlier: the feed on a monotonic clock"), page);
+    assertTrue(page.contains("| " + DiurnalSection.PREDICTIVE + " | 3 | "), page);
+    StringBuilder alone = new StringBuilder();
+    assertTrue(DiurnalSection.renderHeadroom(alone, headroom, false));
+    assertTrue(alone.toString().startsWith("## Forecasting recurring load"), alone.toString());
+    assertFalse(DiurnalSection.renderHeadroom(new StringBuilder(), dir.resolve("none"), true));
+  }
+
+  @Test
   void thePeersRunsStandBesideTheNewestDs2Runs(@TempDir Path dir) throws IOException {
     Path earlier = Files.createDirectories(dir.resolve("diurnal"));
     Files.copy(Path.of("results", "diurnal", "runs.json"), earlier.resolve("runs.json"));
