@@ -26,99 +26,7 @@ final class DiurnalSection {
   private static final double BEHIND_SHARE = 0.5;
   private static final double SLOT_GROWTH = 1.10;
 
-  static final String NOTES =
-      """
-      Notes (2026-12-06). **Runs 1 and 2 of both ds2s at ece3271** (the headline's decision
-      code: a restart's backlog waited out), each pair side by side and beside two or three other
-      benches on this 2-core machine (the Orders source's rate per instance 145.3-145.5/s in runs
-      1 and 143.4-143.5/s in runs 2, against 146.4-147.0/s in runs made alone: up to 2 % slow).
-      No run 3 on this code: what runs 1 and 2 showed changed the code (73567e8, above).
-      - **From the third day neither ds2 was behind by the SLO for more than 3 s, but reactive
-        ran short**: a vertex below the 98 %-busy oracle for 215 and 287 s of 2,400, predictive
-        for 3 and 24 s. In run 1 reactive held 4/1/6 through the night, stepped down to 3/1/3 at
-        minute 5.7 of day 3 as its scale-down delay ended, into the morning ramp, and was back
-        at 4/1/6 by minute 8.7; it met lunch at 4 (about 590/s of 600/s: the lag grows under the
-        SLO's 1 % of the demand) until 6/1/7 at minute 11.4. Predictive went from 4/1/4 to 6/1/6
-        at minute 6.9 on the forecast (`FORECAST_AHEAD`) and to 6/1/8 at minute 10.5.
-      - **Predictive cost 1.17 x reactive's slot-seconds in both runs** (17,131 and 17,436
-        against 14,644 and 14,858: above the issue's 1.10), with 9 rescales against 10. In both
-        most of the difference is one decision: at the end of day 3's lunch (611/s, x1.53 with
-        the noise) the Orders source at 6 ran 0.71 busy for the 0.7 target (70.6 % in run 2), and
-        the topic's 12 partitions split evenly only at 6 or 12: 6 -> 12 at 3,133 and 3,126 s,
-        held through the scale-down delay to 3,567 and 3,531 s (2,100 and 2,430 of the 2,490 and
-        2,578 extra slot-seconds). Reactive reached the same minute at 6 from smaller windows. A
-        knife-edge of the split rule, not of the forecast: on this code a needed scale-up was
-        never held, however small its need (`--scale-down-threshold` only damps scale-downs);
-        the night after it at 6/1/6 (12 -> 6: `--max-step-down` 2) where reactive held 4/1/5
-        comes from that step too. Since 73567e8 a scale-up is held while the busiest subtask
-        stays within a tenth of the headroom above the target (`--scale-up-tolerance`);
-        replayed, both 6 -> 12 are held.
-      - **The Flink autoscaler** (its code is the library's, `flink-autoscaler` 1.10.0, capped
-        at the cluster's 24 slots as its users cap it; run 1 at f065d05, runs 2 and 3 at
-        6c451a8) ran the same way three times: 1/1/1 -> 2/1/2 at 377 s and 6/1/8 at 742 s, when
-        its first 5-minute windows had filled, then every scale-down delayed by its 1-hour
-        `scale-down.interval` (three of these compressed days), so it held the lunch level to
-        the end: from the third day behind 0 s and never short, with no rescale, at
-        19,182-19,195 slot-seconds (1.31 x reactive ds2's run 1, 1.12 x predictive's); over
-        the whole run behind 675-696 s (its first 742 s) against ds2's 22-27 s, with 2
-        rescales against ds2's 19-21. On days of 24 hours its hour would let it step down each
-        evening; on this bench the interval is the compression's cost to it, as the scale-down
-        delay is to ds2.
-      """;
-
   private DiurnalSection() {}
-
-  /** The runs on scale-up-tolerance's code (73567e8, 371c5af), the feed on a monotonic clock. */
-  static final String HEADROOM_NOTES =
-      """
-      Notes (2026-12-06). Reactive ds2: runs 1-3 at 73567e8 (`--scale-up-tolerance` 0.1; run 1
-      beside two other benches, runs 2 and 3 beside three). Predictive ds2: runs 1-3 at 371c5af (1
-      and 2 beside three other benches, 3 beside two). 371c5af changes only the forecast's path
-      (`ForecastSizing.raise`), which reactive ds2 never takes, so the reactive runs stand for it.
-      It replaced predictive's run 1 at 73567e8 (in git at 546ea8d: from day 3 behind 16 s, short of
-      capacity 128 s, 15,930 slot-seconds, 11 rescales), in which at day 3's lunch the forecast
-      (581/s) and the window (422/s) both asked for the Orders source at 6 and the window's estimate
-      was kept, so the tolerance held the step, judged at 422/s (busiest subtask 72.0 %): short 120
-      s. The Flink autoscaler's row is its three runs in `results/diurnal/` (f065d05, 6c451a8; the
-      harness has changed since only in its scoring): its decisions are the library's, and its
-      recordings keep no records' age.
-      - **The two readings of behind disagree, and why is found.** By the schedule (what the trace
-        had sent less what the sources read over the span their counters cover) every run made today
-        beside three other benches, of either controller, was behind 714-848 s from day 3, where
-        reactive's run 1 was 13 s; in reactive's run 2, in every stretch it scored behind, the
-        records the sources emitted were 11-18 ms old (median): they were read as soon as they were
-        sent. By the records' age (their emit lag growing by more than 1 % of the time over the
-        trailing minute: the same criterion, on what was really sent) the runs were behind 0-88 s.
-        The cause: every bench's JVM stood still 20-21 s at 07:41:53 (a gap in all four recordings),
-        the feed's producers paced their schedule on a monotonic clock that stood still with them,
-        and from then on the whole load ran about 20 s behind the wall-clock schedule the phases,
-        the oracle and the scoring follow (Payments, at parallelism 1, rose into day 4's lunch at
-        about 4,225 s against 4,208 s in run 1). So in these four runs (run 3 of predictive started
-        after the freeze: behind 0 s by either reading) every rise is scored behind and short of
-        capacity for up to 20 s before it arrives, both controllers alike (reactive's run 1, made at
-        05:10, is not); the records' age is unaffected. Fixed for the next runs (dad2a19: the feed
-        paces on the wall clock, a freeze leaves a burst); these runs' schedule column stays as
-        measured.
-      - **Predictive against reactive, from day 3** (three runs each): short of capacity 108-255 s
-        against 321-359 s, 15,295-16,289 slot-seconds against 14,383-15,055 (1.07 x by the medians),
-        6-9 rescales against 9-12, behind by the records' age 0-11 s against 24-88 s. On the
-        records' age, the slot-seconds and the rescales the bar holds; on the schedule's reading it
-        does not, for the freeze above.
-      - **The forecast did not reach lunch ahead of it.** On day 3 runs 1 and 2 met it at 4 and
-        stepped to 6 from windows (at 3,073 and 3,104 s: short 74 and 108 s), run 3 at 3,067 s with
-        the forecast (`FORECAST_AHEAD`, after its activation window); on day 4 run 3's source
-        stepped at 4,220 s, 20 s into lunch; at 3,013 s the forecast raised nothing (a raise needs
-        it above the window by more than its error: 9-11 % in these runs, 6 % in the run at
-        73567e8). Two causes read from the decisions: the history learns each window's rate at the
-        decision, half a window after the window's middle, and after a rescale's warm-up lunch's
-        first minute holds few windows (run 1 at 73567e8: minute 10's bucket 406/s where the trace
-        ramped from 390 to 585/s over it); and the lead time (81 s) reaches one or two one-minute
-        buckets ahead. On day 4 the forecast moved the Join in the morning ramp (run 1: 3 -> 4 at
-        4,019 s) and, in run 2, the source 4 -> 6 at 4,198 s, 2 s before lunch.
-      """;
-
-  /** The runs with the feed on the wall clock and the forecast's fixes (519a4ae, 5432521). */
-  static final String WALLCLOCK_NOTES = "";
 
   private static final String HEADING = "## Forecasting recurring load: the diurnal benchmark\n\n";
 
@@ -134,7 +42,7 @@ final class DiurnalSection {
             .filter(c -> c.scenario().equals("diurnal"))
             .filter(c -> !c.controller().equals(REACTIVE) && !c.controller().equals(PREDICTIVE))
             .toList();
-    return render(md, dir, HEADING + INTRO, WALLCLOCK_NOTES, peerCells, peers);
+    return render(md, dir, HEADING + INTRO, DiurnalNotes.WALLCLOCK, peerCells, peers);
   }
 
   /**
@@ -155,7 +63,7 @@ final class DiurnalSection {
         wall clock (dad2a19, 519a4ae) and before the forecast's fixes (99c5d4f, 5432521).
 
         """,
-        HEADROOM_NOTES,
+        DiurnalNotes.HEADROOM,
         List.of(),
         dir);
   }
@@ -176,7 +84,7 @@ final class DiurnalSection {
         never held, however small its need), and the Flink autoscaler's runs.
 
         """,
-        NOTES,
+        DiurnalNotes.BEFORE_TOLERANCE,
         List.of(),
         dir);
   }
