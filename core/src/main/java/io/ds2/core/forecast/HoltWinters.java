@@ -67,16 +67,12 @@ public final class HoltWinters {
   }
 
   /**
-   * Fits {@code y} (no gaps) with a season of {@code period} steps. With less than two periods the
-   * initial trend is 0 (there is no second period to take it from).
+   * Fits {@code y} (no gaps) with a season of {@code period} steps, of the given form: without a
+   * trend, only alpha and gamma are chosen (beta is 0). With less than two periods the initial
+   * trend is 0 (there is no second period to take it from).
    *
    * @throws IllegalArgumentException with no more than one period of data
    */
-  public static HoltWinters fit(double[] y, int period) {
-    return fit(y, period, Trend.ADDITIVE);
-  }
-
-  /** As above, of the given form: without a trend, only alpha and gamma are chosen (beta is 0). */
   public static HoltWinters fit(double[] y, int period, Trend form) {
     if (period < 2 || y.length <= period) {
       throw new IllegalArgumentException(
@@ -123,13 +119,9 @@ public final class HoltWinters {
    * series): the state after the last observation, in one pass. Choosing the weights is what costs
    * (a search of thousands of passes); they change slowly as a series grows by a step.
    *
+   * @param form with a trend or without (then beta is not used)
    * @param weights alpha, beta, gamma as {@link #weights()} gave them
    */
-  public static HoltWinters withWeights(double[] y, int period, double[] weights) {
-    return withWeights(y, period, Trend.ADDITIVE, weights);
-  }
-
-  /** As above, of the given form (without a trend, beta is not used). */
   public static HoltWinters withWeights(double[] y, int period, Trend form, double[] weights) {
     if (period < 2 || y.length <= period) {
       throw new IllegalArgumentException(

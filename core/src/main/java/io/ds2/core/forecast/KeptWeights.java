@@ -50,14 +50,10 @@ final class KeptWeights {
   static final int KEPT_FROM_DAYS = 1;
 
   /**
-   * The model of {@code y} with a season of {@code period} steps (a day or a week) for {@code role}
-   * at step {@code step}: with kept weights, or fitted.
+   * The model of {@code y} with a season of {@code period} steps (a day or a week), of the given
+   * form (with a trend or without), for {@code role} at step {@code step}: with kept weights, or
+   * fitted.
    */
-  HoltWinters fit(Role role, double[] y, int period, long step) {
-    return fit(role, y, period, HoltWinters.Trend.ADDITIVE, step);
-  }
-
-  /** As above, of the given form (with a trend or without). */
   HoltWinters fit(Role role, double[] y, int period, HoltWinters.Trend form, long step) {
     if (y.length < period + KEPT_FROM_DAYS * day) {
       return HoltWinters.fit(y, period, form);

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
  */
 class KeptWeightsTest {
   private static final int PERIOD = 48;
+  private static final HoltWinters.Trend TREND = HoltWinters.Trend.ADDITIVE;
 
   /** {@code n} steps of a daily swing 200-600 with a little noise. */
   private static double[] days(int n) {
@@ -29,21 +30,21 @@ class KeptWeightsTest {
   void weightsAreKeptForAPeriodThenChosenAnew() {
     KeptWeights kept = new KeptWeights(PERIOD, 0);
     double[] y = days(6 * PERIOD);
-    double[] chosen = kept.fit(KeptWeights.Role.FULL, y, PERIOD, 0).weights();
-    assertArrayEquals(HoltWinters.fit(y, PERIOD).weights(), chosen, 0);
+    double[] chosen = kept.fit(KeptWeights.Role.FULL, y, PERIOD, TREND, 0).weights();
+    assertArrayEquals(HoltWinters.fit(y, PERIOD, TREND).weights(), chosen, 0);
     for (int step = 1; step < PERIOD; step++) {
       double[] grown = days(6 * PERIOD + step);
-      HoltWinters model = kept.fit(KeptWeights.Role.FULL, grown, PERIOD, step);
+      HoltWinters model = kept.fit(KeptWeights.Role.FULL, grown, PERIOD, TREND, step);
       assertArrayEquals(chosen, model.weights(), 0);
-      HoltWinters fresh = HoltWinters.fit(grown, PERIOD);
+      HoltWinters fresh = HoltWinters.fit(grown, PERIOD, TREND);
       for (int h = 1; h <= PERIOD; h++) {
         assertEquals(fresh.forecast(h), model.forecast(h), 0.01 * fresh.forecast(h));
       }
     }
     double[] later = days(7 * PERIOD);
     assertArrayEquals(
-        HoltWinters.fit(later, PERIOD).weights(),
-        kept.fit(KeptWeights.Role.FULL, later, PERIOD, PERIOD).weights(),
+        HoltWinters.fit(later, PERIOD, TREND).weights(),
+        kept.fit(KeptWeights.Role.FULL, later, PERIOD, TREND, PERIOD).weights(),
         0);
   }
 
@@ -53,14 +54,17 @@ class KeptWeightsTest {
     for (int n = PERIOD + 1; n < 2 * PERIOD; n += 7) {
       double[] y = days(n);
       assertArrayEquals(
-          HoltWinters.fit(y, PERIOD).weights(),
-          kept.fit(KeptWeights.Role.HOLDOUT, y, PERIOD, n).weights(),
+          HoltWinters.fit(y, PERIOD, TREND).weights(),
+          kept.fit(KeptWeights.Role.HOLDOUT, y, PERIOD, TREND, n).weights(),
           0);
     }
     // From two periods on, the weights chosen are kept for a period.
-    double[] chosen = kept.fit(KeptWeights.Role.HOLDOUT, days(2 * PERIOD), PERIOD, 0).weights();
+    double[] chosen =
+        kept.fit(KeptWeights.Role.HOLDOUT, days(2 * PERIOD), PERIOD, TREND, 0).weights();
     assertArrayEquals(
-        chosen, kept.fit(KeptWeights.Role.HOLDOUT, days(2 * PERIOD + 5), PERIOD, 5).weights(), 0);
+        chosen,
+        kept.fit(KeptWeights.Role.HOLDOUT, days(2 * PERIOD + 5), PERIOD, TREND, 5).weights(),
+        0);
   }
 
   @Test
@@ -68,23 +72,23 @@ class KeptWeightsTest {
     KeptWeights kept = new KeptWeights(PERIOD, 0);
     int week = 7 * PERIOD;
     double[] y = days(2 * week);
-    double[] daily = kept.fit(KeptWeights.Role.FULL, y, PERIOD, 0).weights();
-    double[] weekly = kept.fit(KeptWeights.Role.FULL, y, week, 0).weights();
-    assertArrayEquals(HoltWinters.fit(y, week).weights(), weekly, 0);
+    double[] daily = kept.fit(KeptWeights.Role.FULL, y, PERIOD, TREND, 0).weights();
+    double[] weekly = kept.fit(KeptWeights.Role.FULL, y, week, TREND, 0).weights();
+    assertArrayEquals(HoltWinters.fit(y, week, TREND).weights(), weekly, 0);
     // Each season runs on with its own weights until a day has passed.
     double[] grown = days(2 * week + 5);
-    assertArrayEquals(daily, kept.fit(KeptWeights.Role.FULL, grown, PERIOD, 5).weights(), 0);
-    assertArrayEquals(weekly, kept.fit(KeptWeights.Role.FULL, grown, week, 5).weights(), 0);
+    assertArrayEquals(daily, kept.fit(KeptWeights.Role.FULL, grown, PERIOD, TREND, 5).weights(), 0);
+    assertArrayEquals(weekly, kept.fit(KeptWeights.Role.FULL, grown, week, TREND, 5).weights(), 0);
     // Under a week and a day, a weekly fit is chosen afresh at every step, whatever was kept.
-    double[] held = kept.fit(KeptWeights.Role.HOLDOUT, y, week, 0).weights();
+    double[] held = kept.fit(KeptWeights.Role.HOLDOUT, y, week, TREND, 0).weights();
     double[] shorter = days(week + PERIOD - 1);
     for (int k = 0; k < shorter.length; k++) {
       shorter[k] += 40 * Math.sin(k * 0.37); // another series: weights of its own
     }
-    assertFalse(Arrays.equals(held, HoltWinters.fit(shorter, week).weights()));
+    assertFalse(Arrays.equals(held, HoltWinters.fit(shorter, week, TREND).weights()));
     assertArrayEquals(
-        HoltWinters.fit(shorter, week).weights(),
-        kept.fit(KeptWeights.Role.HOLDOUT, shorter, week, 6).weights(),
+        HoltWinters.fit(shorter, week, TREND).weights(),
+        kept.fit(KeptWeights.Role.HOLDOUT, shorter, week, TREND, 6).weights(),
         0);
   }
 
@@ -92,15 +96,32 @@ class KeptWeightsTest {
   void theFirstChoiceOfEachSeriesIsStaggeredByItsOffset() {
     // Offset 10: chosen at step 0 as if at step -10, so chosen anew at step PERIOD - 10.
     KeptWeights kept = new KeptWeights(PERIOD, 10);
-    kept.fit(KeptWeights.Role.FULL, days(6 * PERIOD), PERIOD, 0);
+    kept.fit(KeptWeights.Role.FULL, days(6 * PERIOD), PERIOD, TREND, 0);
     double[] before = days(6 * PERIOD + PERIOD - 11);
     double[] at = days(6 * PERIOD + PERIOD - 10);
-    double[] first = kept.fit(KeptWeights.Role.FULL, before, PERIOD, PERIOD - 11).weights();
-    double[] anew = kept.fit(KeptWeights.Role.FULL, at, PERIOD, PERIOD - 10).weights();
-    assertArrayEquals(HoltWinters.fit(days(6 * PERIOD), PERIOD).weights(), first, 0);
-    assertArrayEquals(HoltWinters.fit(at, PERIOD).weights(), anew, 0);
+    double[] first = kept.fit(KeptWeights.Role.FULL, before, PERIOD, TREND, PERIOD - 11).weights();
+    double[] anew = kept.fit(KeptWeights.Role.FULL, at, PERIOD, TREND, PERIOD - 10).weights();
+    assertArrayEquals(HoltWinters.fit(days(6 * PERIOD), PERIOD, TREND).weights(), first, 0);
+    assertArrayEquals(HoltWinters.fit(at, PERIOD, TREND).weights(), anew, 0);
     int a = KeptWeights.offsetOf("Source: Orders", PERIOD);
     int b = KeptWeights.offsetOf("Source: Payments", PERIOD);
     assertTrue(a >= 0 && a < PERIOD && b >= 0 && b < PERIOD, Arrays.toString(new int[] {a, b}));
+  }
+
+  @Test
+  void eachFormKeepsWeightsOfItsOwn() {
+    KeptWeights kept = new KeptWeights(PERIOD, 0);
+    double[] y = days(6 * PERIOD);
+    HoltWinters.Trend none = HoltWinters.Trend.NONE;
+    double[] trended = kept.fit(KeptWeights.Role.FULL, y, PERIOD, TREND, 0).weights();
+    double[] level = kept.fit(KeptWeights.Role.FULL, y, PERIOD, none, 0).weights();
+    assertArrayEquals(HoltWinters.fit(y, PERIOD, none).weights(), level, 0);
+    assertEquals(0, level[1], 0);
+    assertFalse(Arrays.equals(trended, level));
+    // A step later each form runs on with the weights chosen for it, not the other's.
+    double[] grown = days(6 * PERIOD + 3);
+    assertArrayEquals(level, kept.fit(KeptWeights.Role.FULL, grown, PERIOD, none, 3).weights(), 0);
+    assertArrayEquals(
+        trended, kept.fit(KeptWeights.Role.FULL, grown, PERIOD, TREND, 3).weights(), 0);
   }
 }
