@@ -17,10 +17,11 @@ import java.util.Optional;
 
 /**
  * Sizing ahead of a forecast: the demand a forecast asks for (each source's forecast peak within
- * the lead time, where above what was measured), and the measured estimate raised — never lowered —
- * to what that demand needs. Scale-downs therefore come from measurements only, and the forecast
- * looks no further than the lead time: a lower need that has lasted the scale-down delay is stepped
- * down as without a forecast, and raised again by it a lead time before the demand returns.
+ * the lead time less the forecast's error, where the peak is above what was measured by more than
+ * that error), and the measured estimate raised — never lowered — to what that demand needs.
+ * Scale-downs therefore come from measurements only, and the forecast looks no further than the
+ * lead time: a lower need that has lasted the scale-down delay is stepped down as without a
+ * forecast, and raised again by it a lead time before the demand returns.
  */
 public final class ForecastSizing {
   private ForecastSizing() {}
@@ -46,11 +47,23 @@ public final class ForecastSizing {
       // A forecast within its own error of what was measured says nothing new.
       boolean rises = peak > now * (1 + ahead.error());
       above |= rises;
-      rates.put(v.id(), rises ? peak : now);
+      rates.put(v.id(), rises ? sure(peak, ahead.error()) : now);
     }
     return above
         ? Optional.of(new DemandScenario(rates, 1, measured.sourceSplits()))
         : Optional.empty();
+  }
+
+  /**
+   * The demand a forecast of {@code peak} is sure of: its peak less its own error. The target
+   * utilization keeps its headroom above that (a peak that comes in full runs the vertex at the
+   * target times one plus the error, and the next windows measure it), so the error is not counted
+   * twice; where the peak is the step that asks for a much wider vertex (a Kafka source whose
+   * partitions split evenly only at twice its parallelism) a forecast within its error does not
+   * take that step on its own.
+   */
+  static double sure(double peak, double error) {
+    return peak / (1 + error);
   }
 
   /**
@@ -118,6 +131,9 @@ public final class ForecastSizing {
   }
 
   private static String error(Outlook.Ahead a) {
-    return String.format(Locale.ROOT, " (forecast error %.0f %%)", 100 * a.error());
+    return String.format(
+        Locale.ROOT,
+        " (forecast error %.0f %%: a rise is sized for its peak less the error)",
+        100 * a.error());
   }
 }

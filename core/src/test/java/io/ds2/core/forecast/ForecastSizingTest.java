@@ -119,8 +119,38 @@ class ForecastSizingTest {
     DemandScenario measured = DemandScenario.measured();
     // 210/s within the lead time is within 10 % of the 200/s measured; 400/s is not.
     assertTrue(ForecastSizing.demand(GRAPH, measured, OUTLOOK).isEmpty());
+    assertTrue(ForecastSizing.demand(GRAPH, measured, OUTLOOK_RISING).isPresent());
+  }
+
+  @Test
+  void aRiseIsSizedForWhatTheForecastIsSureOfItsPeakLessItsError() {
+    // 400/s forecast with a 10 % error: sized for 400 / 1.1. The target's headroom is above
+    // that: were the peak to come in full, the vertex would run at the target times 1.1.
     assertEquals(
-        400.0,
-        ForecastSizing.demand(GRAPH, measured, OUTLOOK_RISING).orElseThrow().givenRates().get("s"));
+        400 / 1.1,
+        ForecastSizing.demand(GRAPH, DemandScenario.measured(), OUTLOOK_RISING)
+            .orElseThrow()
+            .givenRates()
+            .get("s"),
+        1e-9);
+    // A source that does not rise beyond the error keeps its measured rate beside one that does.
+    JobGraph two =
+        JobGraph.of(
+            List.of(
+                new Vertex("s", "Source: Orders", 128),
+                new Vertex("p", "Source: Payments", 128),
+                new Vertex("w", "Work", 128)),
+            List.of(new Edge("s", "w", "HASH"), new Edge("p", "w", "HASH")));
+    Outlook.Ahead both =
+        new Outlook.Ahead(
+            Duration.ofSeconds(70),
+            Map.of("Source: Orders", 200.0, "Source: Payments", 100.0),
+            Map.of("Source: Orders", 400.0, "Source: Payments", 105.0),
+            0.1,
+            Set.of());
+    Map<String, Double> rates =
+        ForecastSizing.demand(two, DemandScenario.measured(), both).orElseThrow().givenRates();
+    assertEquals(400 / 1.1, rates.get("s"), 1e-9);
+    assertEquals(100.0, rates.get("p"), 1e-9);
   }
 }
