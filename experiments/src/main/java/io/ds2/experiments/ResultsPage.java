@@ -155,8 +155,10 @@ final class ResultsPage {
         row says, after as many warm-up rounds. Half the operators read a keyed (HASH) input and are
         sized by key-group range. The spread is kept per cell (runs of key groups no observation
         split), not per key group, so 32,768 key groups cost what 128 do. **Wall time depends on
-        the machine more than on the code**: the table was measured on 2026-12-04 at a096f14 (0.61
-        ms at 1,000 vertices; 0.68 ms at ede9db4 earlier that day); on 2026-12-03 at b44834b (2 cores, AMD EPYC), 1,000 vertices took
+        the machine more than on the code**: the table was measured on 2026-12-06 at 301773d (0.85
+        ms at 1,000 vertices), on a machine where a096f14, built beside it and run in turn with
+        it, took 0.83 and 0.84 ms against 0.85 and 0.85 ms (a096f14 measured 0.61 ms on
+        2026-12-04; 0.68 ms at ede9db4 earlier that day); on 2026-12-03 at b44834b (2 cores, AMD EPYC), 1,000 vertices took
         0.78-1.47 ms over three runs of the same
         build (and the build before b44834b 0.78-1.19 ms over four, right before: the machine, not
         the change); on 2026-12-02 the same machine type gave 0.44-0.55 ms. On an earlier session's machine of the same kind, the same
@@ -196,9 +198,17 @@ final class ResultsPage {
         1.12 s. Again at a096f14, with a weekly season tried beside the daily one once two weeks
         are kept (one more held-out fit per source; the history here is daily, so the daily
         season stays): raising 0.96 ms (0.68 ms at 32,768 key groups), holding 22 us, new step
-        10.3 ms, weights chosen 1.14 s; the table shows this run. So the 1 ms median holds where the forecast looks; a
-        decision where it raises (and holds) costs one or two more estimates; a new step, once
-        per 5 minutes, costs 9-15 ms; only a forecast's first decision costs seconds.
+        10.3 ms, weights chosen 1.14 s. On 2026-12-06 at 301773d (each season fitted with a
+        trend and without, a window learnt in every step it measured, a rise sized for its peak
+        less the forecast's error, the scale-down hold gone since 2026-12-05), in turn with
+        a096f14 on the same machine, twice each, at 1,000 vertices (max parallelism 128):
+        raising 0.75 and 0.77 ms against 1.22 and 1.20 ms (a096f14 still paid the hold's third
+        estimate), holding 21 and 20 us against 27 us, new step 15.9 and 15.8 ms against 11.8 and
+        12.5 ms (two forms fitted per season); three more runs of 301773d alone: total 0.87-1.53
+        ms (the 1.53 ms run slower in every row, the window too), raising 0.86-1.26 ms; the table
+        shows the first of the runs in turn. So the 1 ms median holds where the forecast looks
+        (0.85 ms and 20 us); a decision where it raises costs one more estimate; a new step,
+        once per 5 minutes, costs 9-18 ms; only a forecast's first decision costs seconds.
 
         | vertices | max parallelism | timed | window (median) | estimate | decide | total median | total p99 | allocated | forecast: raising | holding | new step (all sources) | weights chosen (all sources) |
         |---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
