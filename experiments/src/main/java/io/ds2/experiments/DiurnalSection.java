@@ -42,7 +42,28 @@ final class DiurnalSection {
             .filter(c -> c.scenario().equals("diurnal"))
             .filter(c -> !c.controller().equals(REACTIVE) && !c.controller().equals(PREDICTIVE))
             .toList();
-    return render(md, dir, HEADING + INTRO, DiurnalNotes.WALLCLOCK, peerCells, peers);
+    return render(md, dir, HEADING + INTRO, DiurnalNotes.SURE, peerCells, peers);
+  }
+
+  /**
+   * Runs whose forecast sized for its full peak (5432521), the reactive runs beside them, as they
+   * were judged; with the benchmark's description where {@code described} is false.
+   *
+   * @return whether there were any
+   */
+  static boolean renderFullPeak(StringBuilder md, Path dir, boolean described) throws IOException {
+    return renderBefore(
+        md,
+        dir,
+        described,
+        """
+        ### Earlier: the forecast sized for its full peak (5432521)
+
+        The same benchmark, the feed on the wall clock, before a rise was sized for the forecast's
+        peak less its error (301773d); the reactive runs are the ones above (copied there).
+
+        """,
+        DiurnalNotes.WALLCLOCK);
   }
 
   /**
@@ -52,41 +73,44 @@ final class DiurnalSection {
    * @return whether there were any
    */
   static boolean renderHeadroom(StringBuilder md, Path dir, boolean described) throws IOException {
-    return render(
+    return renderBefore(
         md,
         dir,
-        (described ? "" : HEADING + INTRO)
-            + """
+        described,
+        """
         ### Earlier: the feed on a monotonic clock (73567e8 and 371c5af)
 
         The same benchmark on scale-up-tolerance's decision code, before the feed paced on the
         wall clock (dad2a19, 519a4ae) and before the forecast's fixes (99c5d4f, 5432521).
 
         """,
-        DiurnalNotes.HEADROOM,
-        List.of(),
-        dir);
+        DiurnalNotes.HEADROOM);
   }
 
   /**
    * Runs before scale-up-tolerance, as they were judged; with the benchmark's description where
-   * {@code described} is false (no newest runs above them).
+   * {@code described} is false (no newer runs above them).
    */
   static void renderEarlier(StringBuilder md, Path dir, boolean described) throws IOException {
-    render(
+    renderBefore(
         md,
         dir,
-        (described ? "" : HEADING + INTRO)
-            + """
+        described,
+        """
         ### Earlier: the diurnal benchmark before scale-up-tolerance (ece3271 and older)
 
         The same benchmark, run on ds2's decision code before 73567e8 (a needed scale-up was
         never held, however small its need), and the Flink autoscaler's runs.
 
         """,
-        DiurnalNotes.BEFORE_TOLERANCE,
-        List.of(),
-        dir);
+        DiurnalNotes.BEFORE_TOLERANCE);
+  }
+
+  /** An earlier set of runs under its own heading, no peers beside them. */
+  private static boolean renderBefore(
+      StringBuilder md, Path dir, boolean described, String heading, String notes)
+      throws IOException {
+    return render(md, dir, (described ? "" : HEADING + INTRO) + heading, notes, List.of(), dir);
   }
 
   private static final String INTRO =
@@ -99,9 +123,9 @@ final class DiurnalSection {
         forecast (`ds2-forecast-u0.7`: `--forecast act`, a 20 min period in 1 min steps) and the
         Flink autoscaler at its documentation's example settings (`flink-as-1.10-doc-u0.7`).
         `bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios diurnal
-        --controllers CONTROLLER --repeats 1,2,3 --out experiments/results/diurnal-wallclock` (80
-        min a run; earlier runs are in `experiments/results/diurnal-headroom` and, before
-        73567e8, `experiments/results/diurnal`). A forecast needs a day to learn from and one to test on, so the runs are judged
+        --controllers CONTROLLER --repeats 1,2,3 --out experiments/results/diurnal-sure` (80
+        min a run; earlier runs are in `experiments/results/diurnal-wallclock`,
+        `experiments/results/diurnal-headroom` and, before 73567e8, `experiments/results/diurnal`). A forecast needs a day to learn from and one to test on, so the runs are judged
         from the third day (2,400 s) on, and over the whole run: *behind* is the lag-slope SLO
         (seconds with the lag growing by more than 1 % of the demand over the trailing minute),
         *under* the seconds with a vertex below the oracle (the fewest instances keeping every

@@ -99,20 +99,48 @@ class DiurnalSectionTest {
     assertTrue(alone.toString().contains("### Earlier: the diurnal benchmark"), alone.toString());
   }
 
+  /** How an earlier set of runs renders: under its heading, or with the description too. */
+  private interface EarlierRuns {
+    boolean render(StringBuilder md, Path dir, boolean described) throws IOException;
+  }
+
+  /**
+   * The runs stored in {@code results/<name>}, rendered as an earlier set under {@code heading}.
+   */
+  private static void showUnderTheirOwnHeading(
+      Path dir, String name, EarlierRuns earlier, String heading) throws IOException {
+    Path runs = Files.createDirectories(dir.resolve(name));
+    Files.copy(Path.of("results", name, "runs.json"), runs.resolve("runs.json"));
+    StringBuilder md = new StringBuilder();
+    assertTrue(earlier.render(md, runs, true));
+    String page = md.toString();
+    assertTrue(page.startsWith(heading), page);
+    assertTrue(page.contains("| " + DiurnalSection.PREDICTIVE + " | 3 | "), page);
+    assertTrue(page.contains("| " + DiurnalSection.REACTIVE + " | 3 | "), page);
+    StringBuilder alone = new StringBuilder();
+    assertTrue(earlier.render(alone, runs, false));
+    assertTrue(alone.toString().startsWith("## Forecasting recurring load"), alone.toString());
+    assertFalse(earlier.render(new StringBuilder(), dir.resolve("none"), true));
+  }
+
+  @Test
+  void runsSizedForTheForecastsFullPeakShowUnderTheirOwnHeading(@TempDir Path dir)
+      throws IOException {
+    showUnderTheirOwnHeading(
+        dir,
+        "diurnal-wallclock",
+        DiurnalSection::renderFullPeak,
+        "### Earlier: the forecast sized for its full peak");
+  }
+
   @Test
   void runsWithTheFeedOnAMonotonicClockShowUnderTheirOwnHeading(@TempDir Path dir)
       throws IOException {
-    Path headroom = Files.createDirectories(dir.resolve("diurnal-headroom"));
-    Files.copy(Path.of("results", "diurnal-headroom", "runs.json"), headroom.resolve("runs.json"));
-    StringBuilder md = new StringBuilder();
-    assertTrue(DiurnalSection.renderHeadroom(md, headroom, true));
-    String page = md.toString();
-    assertTrue(page.startsWith("### Earlier: the feed on a monotonic clock"), page);
-    assertTrue(page.contains("| " + DiurnalSection.PREDICTIVE + " | 3 | "), page);
-    StringBuilder alone = new StringBuilder();
-    assertTrue(DiurnalSection.renderHeadroom(alone, headroom, false));
-    assertTrue(alone.toString().startsWith("## Forecasting recurring load"), alone.toString());
-    assertFalse(DiurnalSection.renderHeadroom(new StringBuilder(), dir.resolve("none"), true));
+    showUnderTheirOwnHeading(
+        dir,
+        "diurnal-headroom",
+        DiurnalSection::renderHeadroom,
+        "### Earlier: the feed on a monotonic clock");
   }
 
   @Test
