@@ -4,6 +4,39 @@ package io.ds2.experiments;
 final class DiurnalNotes {
   private DiurnalNotes() {}
 
+  /** The runs with a rise sized for the forecast's peak less its error (301773d). */
+  static final String SURE =
+      """
+      Notes (2026-12-06). Predictive ds2: runs 1-3 at 301773d, run together (each beside the two
+      others). Reactive ds2: the runs of `results/diurnal-wallclock` at 519a4ae, copied here
+      (301773d and the commits between change only the forecast, which reactive ds2 never takes).
+      **The two ran on differently loaded machines**: the Orders source's true rate per instance
+      read 144/s (median over each run's decisions) in these predictive runs against 136-137/s in
+      the reactive runs (three to five benches at a time). A slower instance needs more of them:
+      at reactive's rate predictive would have needed up to about 6 % more slot-seconds (about
+      1.08 x by the medians, still within the bar); reactive and predictive runs side by side on
+      one machine load are the next runs to make. No sample gap over 4 s from day 3.
+      - **What changed (301773d)**: a rise is sized for the forecast's peak less its own error,
+        the demand the forecast is sure of; the target utilization keeps its headroom above that.
+        Before (the runs below), the forecast's 628/s at 8 % took the Orders source from 6 to 12
+        (at 6 its busiest subtask would have run 76 %, above the 73 % the scale-up tolerance
+        allows; at 582/s, 71 %) and the Join to 9 where 8 keep up. Replayed before these runs on
+        the six recordings below with the fluid side by side (`whatif --side-by-side`, every
+        vertex spread evenly): predictive slot-seconds 0.3-3.9 % lower, behind within 2 s.
+      - **In these runs** the Orders source never went above 6 (run 2 below: 12 on days 2 and 3),
+        the Join to 8 at lunch (9 once, from a window of 601/s). The forecast raised for lunch
+        at 10:28 and 11:02 on day 3 (runs 1 and 2; in run 3 it raised the source to 6 at 9:39 and
+        the window took the Join to 9 at 11:20), and on day 4 at 9:59, 10:32 and 10:28, the source
+        from 4 to 6 with the Join; where its raise left the Join short of lunch, the windows took
+        it the rest of the way (run 1 day 4 at 11:31, run 2 day 4 at 12:10). From day 3 behind 0
+        s by either reading in every run (reactive: 0-41 s by the schedule, 54-69 s by the
+        records' age), short of capacity 3-33 s (reactive 205-245 s), 15,686-16,475
+        slot-seconds (reactive 15,497-16,747), 10-11 rescales (reactive 11-12). Against
+        reactive's run 1 the slot-seconds still go to the ramp (minutes 6-9, +20 to +120 a
+        minute: a step sized a lead time ahead) and lunch's second minute (+140 to +200: the
+        Join at 8 where reactive's windows had it at 7).
+      """;
+
   /** The runs with the feed on the wall clock and the forecast's fixes (519a4ae, 5432521). */
   static final String WALLCLOCK =
       """
@@ -30,9 +63,14 @@ final class DiurnalNotes {
         9:50; run 2 days 3 and 4 at 10:10 and 10:12; run 3 days 3 and 4 at 10:28 and 10:12; run 1
         day 3 at 11:01, its source already at 6 since the night). From day 3 short of capacity 0,
         0 and 14 s against reactive's 205-245 s; behind by the records' age 13, 1 and 0 s against
-        54-69 s. Run 3 reads 197 s behind by the schedule where its records' age reads 0 s: its
-        recording has two sample gaps at 11:06 (17 and 12 s, on day 1, while six benches ran), not
-        yet explained; runs 1 and 2 read 1 s.
+        54-69 s. Run 3 reads 197 s behind by the schedule where its records' age reads 0 s, read
+        sample by sample (2026-12-06): all of them at the ramps (minutes 6-8: 90 s on day 3, 50 s on
+        day 4) and as lunch's load rose (minutes 10-11: 18 s each day), every one scored on the
+        reads alone: over the span the sources' counters covered, the schedule had sent 1.0-1.5 %
+        more than they read (575 against 569/s, 926 against 913/s), while the lag's own trend was
+        flat at 0 and the records they emitted grew no older. With the schedule rising 3-5
+        records/s every second, a feed 2-3 s behind its schedule (six benches on two cores) reads
+        so: the job kept up with what was sent. Runs 1 and 2 read 1 s.
       - **The cost is above the bar**: 16,665-18,466 slot-seconds against reactive's 15,497-16,747,
         1.12 x by the medians (the bar: 1.10). Where the slot-seconds go (day 3 on, against
         reactive's run 1): the ramp's minutes 6-10 +540 to +760 (the Join and the source sized for
@@ -43,9 +81,8 @@ final class DiurnalNotes {
         or 12, and at 6 the busiest subtask would have run 76 %, above the 73 %
         `--scale-up-tolerance` allows; at the 147/s an instance reads on a quiet machine it would
         have been 71 %, held). Reactive ran into the same step once (run 2, day 3 at 12:07, 6 -> 12
-        from a window of 604/s). Not changed this session: sizing a forecast's peak is what it is
-        for; what to change (the forecast's error band in the tolerance, the lead time's steps)
-        needs replays and runs.
+        from a window of 604/s). Changed since (301773d): a rise is sized for the forecast's peak
+        less its error, the runs above.
       """;
 
   /** The runs on scale-up-tolerance's code (73567e8, 371c5af), the feed on a monotonic clock. */
