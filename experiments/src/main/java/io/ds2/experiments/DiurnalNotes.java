@@ -30,7 +30,9 @@ final class DiurnalNotes {
         from 4 to 6 with the Join; where its raise left the Join short of lunch, the windows took
         it the rest of the way (run 1 day 4 at 11:31, run 2 day 4 at 12:10). From day 3 behind 0
         s by either reading in every run (reactive: 0-41 s by the schedule, 54-69 s by the
-        records' age), short of capacity 3-33 s (reactive 205-245 s), 15,686-16,475
+        records' age), short of capacity 3-33 s (reactive 205-245 s; all of it on day 4 as lunch
+        began, the Orders source at 4 until the forecast took it to 6 at 9:59, 10:32 and 10:28,
+        where the oracle needs 6 from 10:00), 15,686-16,475
         slot-seconds (reactive 15,497-16,747), 10-11 rescales (reactive 11-12). Against
         reactive's run 1 the slot-seconds still go to the ramp (minutes 6-9, +20 to +120 a
         minute: a step sized a lead time ahead) and lunch's second minute (+140 to +200: the
