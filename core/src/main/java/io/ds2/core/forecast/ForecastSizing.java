@@ -71,7 +71,8 @@ public final class ForecastSizing {
    * with a reason naming the forecast. Where both ask for the same scale-up, the forecast's
    * estimate stands too if it sizes for more input: the policy judges a scale-up by its estimate
    * (whether the busiest subtask at the current parallelism is within the scale-up tolerance), and
-   * the load coming within the lead time is the one to judge it at, not the window's.
+   * the load the forecast is sure of within the lead time (its peak less its error) is the one to
+   * judge it at, not the window's.
    */
   public static Estimate raise(
       JobGraph graph, Estimate measured, Estimate ahead, Outlook.Ahead outlook) {
