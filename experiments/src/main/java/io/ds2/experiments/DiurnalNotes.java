@@ -4,6 +4,46 @@ package io.ds2.experiments;
 final class DiurnalNotes {
   private DiurnalNotes() {}
 
+  /** Both controllers' runs made at once, on one machine load (301773d). */
+  static final String TOGETHER =
+      """
+      Notes (2026-12-06). Both controllers at 301773d, the six runs at once (`--repeats 1` each
+      into its own directory, renamed 1-3 and merged): one machine load for both. The machine was
+      much busier than for the runs below (load average 30-80 on 2 cores): the Orders source's true
+      rate per instance read 131-133/s in every run (median over each run's decisions; reactive
+      131.5, 133.2, 131.2; predictive 131.1, 132.2, 133.1) against 144/s and 136-137/s below. No
+      sample gap over 3 s from day 3 (13 s on day 1).
+      - **The bar fails on behind by both readings** and holds on slot-seconds (1.07 x) and
+        rescales (10 against 12). Short of capacity predictive is ahead: 0, 109 and 60 s against
+        158, 212 and 315 s; ranges apart.
+      - **Behind by the schedule is all on the sources' reads** in all six runs (the lag's own
+        slope never counted: at Kafka's default fetch it stays flat): the schedule had sent 1-2 %
+        more than the sources read over the span their counters cover, on the ramps and as lunch
+        rose (predictive run 2: 102 s of it, e.g. 601.8 sent against 589.0/s read on day 3 at
+        7:43; 940.2 against 929.9/s at 10:59), the feed a few seconds behind its schedule on a
+        machine running six benches.
+      - **Behind by the records' age**: the age peaked at 0.7-1.9 s in predictive's counted
+        spans (reactive: up to 8.7 s, run 1 day 3 after its 8:49 step; run 3 day 3 61 s as lunch
+        began, its Orders source at 4 until 11:50). Predictive run 1's 40 s: 17 s around its step
+        at day 4 10:48 and 23 s at day 4 13:52-14:15 with no rescale near, the emitted records'
+        age jumping from 10-50 ms to 0.96 s and back without a change in the job (the machine
+        stalling it); run 2's 32 s: 23 s after the ramp's step at day 3 8:36, 7.5 s after lunch's
+        step, 2 s; run 3: 0. At this load the criterion's 1 % (0.6 s of age over a minute)
+        is within what the machine alone adds.
+      - **Where predictive was short of capacity** (runs 2 and 3, day 3 6:00-7:04): the night's
+        measured scale-down took the Join to 3 at 5:18 and 5:28, 32-42 s before the ramp; the
+        forecast's raise first showed at 6:27 and 6:29 (398.6 and 395.0/s ahead for 211 and
+        220/s now) and waited for a second window (`ACTIVATING`); run 3's second window raised
+        (6:59: Join 3 -> 6), run 2's showed no forecast (7:01: the Join to 4 on its window, the
+        source's direction unstable) and the ramp's next step came at 8:36. Looking 81 s ahead
+        at 5:18-5:28, the forecast had only the ramp's first minute in view (about 0.6 of its
+        top, near its error above the night's 200/s), so the scale-down went through; what it
+        said then, and why run 2's 7:01 window had no forecast where its replay (`whatif`) has
+        one, is not in the recordings: they keep each decision, not the forecast it was made
+        with (the next thing to record).
+        Lunch: the Orders source at 4 for 22 s on days 3 and 4 of run 2 (reactive: 33-104 s).
+      """;
+
   /** The runs with a rise sized for the forecast's peak less its error (301773d). */
   static final String SURE =
       """
@@ -14,8 +54,8 @@ final class DiurnalNotes {
       read 144/s (median over each run's decisions) in these predictive runs against 136-137/s in
       the reactive runs (three to five benches at a time). A slower instance needs more of them:
       at reactive's rate predictive would have needed up to about 6 % more slot-seconds (about
-      1.08 x by the medians, still within the bar); reactive and predictive runs side by side on
-      one machine load are the next runs to make. No sample gap over 4 s from day 3.
+      1.08 x by the medians, still within the bar); the runs above are both controllers on one
+      machine load. No sample gap over 4 s from day 3.
       - **What changed (301773d)**: a rise is sized for the forecast's peak less its own error,
         the demand the forecast is sure of; the target utilization keeps its headroom above that.
         Before (the runs below), the forecast's 628/s at 8 % took the Orders source from 6 to 12

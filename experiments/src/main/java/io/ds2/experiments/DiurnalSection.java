@@ -42,7 +42,28 @@ final class DiurnalSection {
             .filter(c -> c.scenario().equals("diurnal"))
             .filter(c -> !c.controller().equals(REACTIVE) && !c.controller().equals(PREDICTIVE))
             .toList();
-    return render(md, dir, HEADING + INTRO, DiurnalNotes.SURE, peerCells, peers);
+    return render(md, dir, HEADING + INTRO, DiurnalNotes.TOGETHER, peerCells, peers);
+  }
+
+  /**
+   * Predictive runs at 301773d beside reactive runs at 519a4ae made on another machine load, as
+   * they were judged; with the benchmark's description where {@code described} is false.
+   *
+   * @return whether there were any
+   */
+  static boolean renderApart(StringBuilder md, Path dir, boolean described) throws IOException {
+    return renderBefore(
+        md,
+        dir,
+        described,
+        """
+        ### Earlier: the two controllers run apart (predictive 301773d, reactive 519a4ae)
+
+        The same code as above, but the predictive runs made together on one day and the reactive
+        runs (copied from `results/diurnal-wallclock`) on another, on a more loaded machine.
+
+        """,
+        DiurnalNotes.SURE);
   }
 
   /**
@@ -123,9 +144,11 @@ final class DiurnalSection {
         forecast (`ds2-forecast-u0.7`: `--forecast act`, a 20 min period in 1 min steps) and the
         Flink autoscaler at its documentation's example settings (`flink-as-1.10-doc-u0.7`).
         `bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios diurnal
-        --controllers CONTROLLER --repeats 1,2,3 --out experiments/results/diurnal-sure` (80
-        min a run; earlier runs are in `experiments/results/diurnal-wallclock`,
-        `experiments/results/diurnal-headroom` and, before 73567e8, `experiments/results/diurnal`). A forecast needs a day to learn from and one to test on, so the runs are judged
+        --controllers CONTROLLER --repeats 1,2,3 --out experiments/results/diurnal-together` (80
+        min a run; ds2's six runs, three of each, made at once so that both controllers see one
+        machine load; earlier runs are in `experiments/results/diurnal-sure`,
+        `experiments/results/diurnal-wallclock`, `experiments/results/diurnal-headroom` and,
+        before 73567e8, `experiments/results/diurnal`). A forecast needs a day to learn from and one to test on, so the runs are judged
         from the third day (2,400 s) on, and over the whole run: *behind* is the lag-slope SLO
         (seconds with the lag growing by more than 1 % of the demand over the trailing minute),
         *under* the seconds with a vertex below the oracle (the fewest instances keeping every

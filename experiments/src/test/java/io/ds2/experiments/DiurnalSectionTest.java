@@ -124,6 +124,15 @@ class DiurnalSectionTest {
   }
 
   @Test
+  void runsMadeApartShowUnderTheirOwnHeading(@TempDir Path dir) throws IOException {
+    showUnderTheirOwnHeading(
+        dir,
+        "diurnal-sure",
+        DiurnalSection::renderApart,
+        "### Earlier: the two controllers run apart");
+  }
+
+  @Test
   void runsSizedForTheForecastsFullPeakShowUnderTheirOwnHeading(@TempDir Path dir)
       throws IOException {
     showUnderTheirOwnHeading(
