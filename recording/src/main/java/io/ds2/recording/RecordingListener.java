@@ -9,10 +9,16 @@ import io.ds2.core.scaler.ScalerEvent;
 import io.ds2.loop.EventSink;
 import io.ds2.render.DecisionJson;
 import io.ds2.render.DecisionSummary;
+import io.ds2.render.ForecastRendering;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Map;
 
-/** Writes the loop's decisions, rescales and problems into a recording as events. */
+/**
+ * Writes the loop's decisions, forecasts, rescales and problems into a recording as events. A
+ * window's forecast (or why there was none) is kept beside its decision: a replay re-forecasts from
+ * the recorded demand, but only the live one says what the decision was made with.
+ */
 public final class RecordingListener implements EventSink {
   private final RecordingWriter writer;
   private final Clock clock;
@@ -49,6 +55,13 @@ public final class RecordingListener implements EventSink {
             details));
   }
 
+  /** The window's forecast, or why there was none, as a recording's event at {@code time}. */
+  public static Recorded.Event forecast(JobTopology t, ScalerEvent.Forecasted f, Instant time) {
+    var graph = t == null ? null : t.graph();
+    return new Recorded.Event(
+        time, "forecast", ForecastRendering.line(graph, f), ForecastRendering.json(graph, f, time));
+  }
+
   private void problem(ScalerEvent.Problem p) {
     writer.write(
         new Recorded.Event(
@@ -66,6 +79,8 @@ public final class RecordingListener implements EventSink {
       rescaled(topology, r.requested(), r.outcome());
     } else if (event instanceof ScalerEvent.Problem p) {
       problem(p);
+    } else if (event instanceof ScalerEvent.Forecasted f) {
+      writer.write(forecast(topology, f, clock.instant()));
     }
   }
 }

@@ -188,8 +188,8 @@ public final class WhatIfSummary implements WhatIf.Listener {
   }
 
   /**
-   * The recording's own events, decisions aside (the replay makes its own): described from their
-   * details with vertex names, kept in time order.
+   * The recording's own events, decisions and forecasts aside (the replay makes its own): described
+   * from their details with vertex names, kept in time order.
    */
   @Override
   public void replayed(Recorded record) {
@@ -198,7 +198,9 @@ public final class WhatIfSummary implements WhatIf.Listener {
     }
     if (record instanceof Recorded.Topology t) {
       t.topology().graph().topologicalOrder().forEach(v -> eventNames.put(v.id(), v.name()));
-    } else if (record instanceof Recorded.Event e && !"decision".equals(e.kind())) {
+    } else if (record instanceof Recorded.Event e
+        && !"decision".equals(e.kind())
+        && !"forecast".equals(e.kind())) {
       recordedEventCount++;
       if (recordedEvents.size() < MAX_KEPT) {
         recordedEvents.add(new Note(e.time(), e.kind(), RecordedEventText.describe(e, eventNames)));

@@ -2,6 +2,8 @@ package io.ds2.whatif;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.ds2.recording.Recorded;
+import io.ds2.recording.RecordingFormat;
 import io.ds2.whatif.WhatIfSummary.PlanRow;
 import java.time.Instant;
 import java.util.List;
@@ -29,6 +31,19 @@ class WhatIfSummaryTest {
     assertEquals(9, WhatIfSummary.slots(plan, false));
     assertEquals(13, WhatIfSummary.slots(plan, true));
     assertEquals("2 slot-sharing groups, summed", WhatIfSummary.slotGroups(plan));
+  }
+
+  /** The replay makes its own decisions and forecasts: the recorded ones are not its events. */
+  @Test
+  void recordedDecisionsAndForecastsAreNotListedAsTheRecordingsEvents() {
+    WhatIfSummary s = new WhatIfSummary(false);
+    for (String kind : List.of("decision", "forecast", "rescale-applied")) {
+      s.replayed(
+          new Recorded.Event(
+              Instant.EPOCH, kind, kind + " happened", RecordingFormat.MAPPER.createObjectNode()));
+    }
+    assertEquals(1, s.recordedEventCount());
+    assertEquals("rescale-applied", s.recordedEvents().get(0).kind());
   }
 
   @Test

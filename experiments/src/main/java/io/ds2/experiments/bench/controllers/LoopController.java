@@ -13,6 +13,7 @@ import io.ds2.flink.Sleeper;
 import io.ds2.loop.ControlLoop;
 import io.ds2.loop.EventSink;
 import io.ds2.recording.Recorded;
+import io.ds2.recording.RecordingListener;
 import io.ds2.render.DecisionJson;
 import io.ds2.render.DecisionSummary;
 import java.util.function.Supplier;
@@ -61,7 +62,10 @@ public final class LoopController implements BenchController {
     loop.run(() -> !Thread.currentThread().isInterrupted(), Long.MAX_VALUE);
   }
 
-  /** Writes each decision into the run's recording (rescales are written by the rescaler). */
+  /**
+   * Writes each decision, and the forecast it was made with, into the run's recording (rescales are
+   * written by the rescaler).
+   */
   private record DecisionRecorder(Context c) implements EventSink {
     private void decided(JobTopology t, Decision d, Mode mode) {
       c.recording()
@@ -77,6 +81,8 @@ public final class LoopController implements BenchController {
     public void on(JobTopology topology, ScalerEvent event) {
       if (event instanceof ScalerEvent.Decided d) {
         decided(topology, d.decision(), d.mode());
+      } else if (event instanceof ScalerEvent.Forecasted f) {
+        c.recording().write(RecordingListener.forecast(topology, f, c.clock().instant()));
       }
     }
   }
