@@ -41,7 +41,8 @@ final class DiurnalNotes {
         said then, and why run 2's 7:01 window had no forecast where its replay (`whatif`) has
         one, is not in the recordings: they keep each decision, not the forecast it was made
         with (the next thing to record).
-        Lunch: the Orders source at 4 for 22 s on days 3 and 4 of run 2 (reactive: 33-104 s).
+        Lunch: the Orders source at 4 for 22 s on days 3 and 4 of run 2 (reactive: 33-113 s a
+        day, the same shortfall).
       """;
 
   /** The runs with a rise sized for the forecast's peak less its error (301773d). */
