@@ -45,93 +45,79 @@ final class DiurnalSection {
     return render(md, dir, HEADING + INTRO, DiurnalNotes.TOGETHER, peerCells, peers);
   }
 
-  /**
-   * Predictive runs at 301773d beside reactive runs at 519a4ae made on another machine load, as
-   * they were judged; with the benchmark's description where {@code described} is false.
-   *
-   * @return whether there were any
-   */
-  static boolean renderApart(StringBuilder md, Path dir, boolean described) throws IOException {
-    return renderBefore(
-        md,
-        dir,
-        described,
+  /** The earlier sets of ds2's diurnal runs, newest first, each as it was judged. */
+  enum Earlier {
+    /** Predictive runs at 301773d beside reactive runs at 519a4ae made on another machine load. */
+    APART(
+        "diurnal-sure",
         """
-        ### Earlier: the two controllers run apart (predictive 301773d, reactive 519a4ae)
+          ### Earlier: the two controllers run apart (predictive 301773d, reactive 519a4ae)
 
-        The same code as above, but the predictive runs made together on one day and the reactive
-        runs (copied from `results/diurnal-wallclock`) on another, on a more loaded machine.
+          The same code as above, but the predictive runs made together on one day and the reactive
+          runs (copied from `results/diurnal-wallclock`) on another, on a more loaded machine.
 
-        """,
-        DiurnalNotes.SURE);
-  }
+          """,
+        DiurnalNotes.SURE),
 
-  /**
-   * Runs whose forecast sized for its full peak (5432521), the reactive runs beside them, as they
-   * were judged; with the benchmark's description where {@code described} is false.
-   *
-   * @return whether there were any
-   */
-  static boolean renderFullPeak(StringBuilder md, Path dir, boolean described) throws IOException {
-    return renderBefore(
-        md,
-        dir,
-        described,
+    /** Runs whose forecast sized for its full peak (5432521), the reactive runs beside them. */
+    FULL_PEAK(
+        "diurnal-wallclock",
         """
-        ### Earlier: the forecast sized for its full peak (5432521)
+          ### Earlier: the forecast sized for its full peak (5432521)
 
-        The same benchmark, the feed on the wall clock, before a rise was sized for the forecast's
-        peak less its error (301773d); the reactive runs are the ones above (copied there).
+          The same benchmark, the feed on the wall clock, before a rise was sized for the forecast's
+          peak less its error (301773d); the reactive runs are the ones above (copied there).
 
-        """,
-        DiurnalNotes.WALLCLOCK);
-  }
+          """,
+        DiurnalNotes.WALLCLOCK),
 
-  /**
-   * Runs on scale-up-tolerance's code whose feed paced on a monotonic clock, as they were judged;
-   * with the benchmark's description where {@code described} is false.
-   *
-   * @return whether there were any
-   */
-  static boolean renderHeadroom(StringBuilder md, Path dir, boolean described) throws IOException {
-    return renderBefore(
-        md,
-        dir,
-        described,
+    /** Runs on scale-up-tolerance's code whose feed paced on a monotonic clock. */
+    HEADROOM(
+        "diurnal-headroom",
         """
-        ### Earlier: the feed on a monotonic clock (73567e8 and 371c5af)
+          ### Earlier: the feed on a monotonic clock (73567e8 and 371c5af)
 
-        The same benchmark on scale-up-tolerance's decision code, before the feed paced on the
-        wall clock (dad2a19, 519a4ae) and before the forecast's fixes (99c5d4f, 5432521).
+          The same benchmark on scale-up-tolerance's decision code, before the feed paced on the
+          wall clock (dad2a19, 519a4ae) and before the forecast's fixes (99c5d4f, 5432521).
 
-        """,
-        DiurnalNotes.HEADROOM);
-  }
+          """,
+        DiurnalNotes.HEADROOM),
 
-  /**
-   * Runs before scale-up-tolerance, as they were judged; with the benchmark's description where
-   * {@code described} is false (no newer runs above them).
-   */
-  static void renderEarlier(StringBuilder md, Path dir, boolean described) throws IOException {
-    renderBefore(
-        md,
-        dir,
-        described,
+    /** Runs before scale-up-tolerance, and the Flink autoscaler's. */
+    BEFORE_TOLERANCE(
+        "diurnal",
         """
-        ### Earlier: the diurnal benchmark before scale-up-tolerance (ece3271 and older)
+          ### Earlier: the diurnal benchmark before scale-up-tolerance (ece3271 and older)
 
-        The same benchmark, run on ds2's decision code before 73567e8 (a needed scale-up was
-        never held, however small its need), and the Flink autoscaler's runs.
+          The same benchmark, run on ds2's decision code before 73567e8 (a needed scale-up was
+          never held, however small its need), and the Flink autoscaler's runs.
 
-        """,
+          """,
         DiurnalNotes.BEFORE_TOLERANCE);
+
+    /** Its directory under the results. */
+    final String dir;
+
+    private final String heading;
+    private final String notes;
+
+    Earlier(String dir, String heading, String notes) {
+      this.dir = dir;
+      this.heading = heading;
+      this.notes = notes;
+    }
   }
 
-  /** An earlier set of runs under its own heading, no peers beside them. */
-  private static boolean renderBefore(
-      StringBuilder md, Path dir, boolean described, String heading, String notes)
+  /**
+   * An earlier set of runs stored in {@code dir}, under its own heading, no peers beside them; with
+   * the benchmark's description where {@code described} is false (no newer runs above them).
+   *
+   * @return whether there were any
+   */
+  static boolean renderEarlier(StringBuilder md, Path dir, Earlier set, boolean described)
       throws IOException {
-    return render(md, dir, (described ? "" : HEADING + INTRO) + heading, notes, List.of(), dir);
+    return render(
+        md, dir, (described ? "" : HEADING + INTRO) + set.heading, set.notes, List.of(), dir);
   }
 
   private static final String INTRO =

@@ -79,14 +79,10 @@ final class ResultsPage {
     boolean newest =
         DiurnalSection.render(md, results.resolve("diurnal-together"), results.resolve("diurnal"));
     md.append(data(results, "diurnal-together/"));
-    newest |= DiurnalSection.renderApart(md, results.resolve("diurnal-sure"), newest);
-    md.append(data(results, "diurnal-sure/"));
-    newest |= DiurnalSection.renderFullPeak(md, results.resolve("diurnal-wallclock"), newest);
-    md.append(data(results, "diurnal-wallclock/"));
-    newest |= DiurnalSection.renderHeadroom(md, results.resolve("diurnal-headroom"), newest);
-    md.append(data(results, "diurnal-headroom/"));
-    DiurnalSection.renderEarlier(md, results.resolve("diurnal"), newest);
-    md.append(data(results, "diurnal/"));
+    for (DiurnalSection.Earlier set : DiurnalSection.Earlier.values()) {
+      newest |= DiurnalSection.renderEarlier(md, results.resolve(set.dir), set, newest);
+      md.append(data(results, set.dir + "/"));
+    }
     KafkaDefaultFetchSection.render(md, results.resolve("kafka-default-fetch-hidden-heads"));
     md.append(data(results, "kafka-default-fetch-hidden-heads/"));
     FlinkDefaultsSection.render(md, results.resolve("kafka-suite-flink-defaults"));

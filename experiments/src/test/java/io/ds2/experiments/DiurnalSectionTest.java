@@ -86,7 +86,7 @@ class DiurnalSectionTest {
     StringBuilder md = new StringBuilder();
     assertFalse(DiurnalSection.render(md, dir.resolve("diurnal-headroom"), earlier));
     assertEquals("", md.toString(), "no runs on the newest code: nothing");
-    DiurnalSection.renderEarlier(md, earlier, true);
+    DiurnalSection.renderEarlier(md, earlier, DiurnalSection.Earlier.BEFORE_TOLERANCE, true);
     String page = md.toString();
     assertTrue(
         page.startsWith("### Earlier: the diurnal benchmark before scale-up-tolerance"), page);
@@ -94,62 +94,50 @@ class DiurnalSectionTest {
     assertTrue(page.contains("| " + DiurnalSection.REACTIVE + " | "), page);
     // Alone, they carry the benchmark's description.
     StringBuilder alone = new StringBuilder();
-    DiurnalSection.renderEarlier(alone, earlier, false);
+    DiurnalSection.renderEarlier(alone, earlier, DiurnalSection.Earlier.BEFORE_TOLERANCE, false);
     assertTrue(alone.toString().startsWith("## Forecasting recurring load"), alone.toString());
     assertTrue(alone.toString().contains("### Earlier: the diurnal benchmark"), alone.toString());
   }
 
-  /** How an earlier set of runs renders: under its heading, or with the description too. */
-  private interface EarlierRuns {
-    boolean render(StringBuilder md, Path dir, boolean described) throws IOException;
-  }
-
   /**
-   * The runs stored in {@code results/<name>}, rendered as an earlier set under {@code heading}.
+   * The runs stored in {@code results/<its dir>}, rendered as an earlier set under {@code heading}.
    */
   private static void showUnderTheirOwnHeading(
-      Path dir, String name, EarlierRuns earlier, String heading) throws IOException {
+      Path dir, DiurnalSection.Earlier earlier, String heading) throws IOException {
+    String name = earlier.dir;
     Path runs = Files.createDirectories(dir.resolve(name));
     Files.copy(Path.of("results", name, "runs.json"), runs.resolve("runs.json"));
     StringBuilder md = new StringBuilder();
-    assertTrue(earlier.render(md, runs, true));
+    assertTrue(DiurnalSection.renderEarlier(md, runs, earlier, true));
     String page = md.toString();
     assertTrue(page.startsWith(heading), page);
     assertTrue(page.contains("| " + DiurnalSection.PREDICTIVE + " | 3 | "), page);
     assertTrue(page.contains("| " + DiurnalSection.REACTIVE + " | 3 | "), page);
     StringBuilder alone = new StringBuilder();
-    assertTrue(earlier.render(alone, runs, false));
+    assertTrue(DiurnalSection.renderEarlier(alone, runs, earlier, false));
     assertTrue(alone.toString().startsWith("## Forecasting recurring load"), alone.toString());
-    assertFalse(earlier.render(new StringBuilder(), dir.resolve("none"), true));
+    assertFalse(
+        DiurnalSection.renderEarlier(new StringBuilder(), dir.resolve("none"), earlier, true));
   }
 
   @Test
   void runsMadeApartShowUnderTheirOwnHeading(@TempDir Path dir) throws IOException {
     showUnderTheirOwnHeading(
-        dir,
-        "diurnal-sure",
-        DiurnalSection::renderApart,
-        "### Earlier: the two controllers run apart");
+        dir, DiurnalSection.Earlier.APART, "### Earlier: the two controllers run apart");
   }
 
   @Test
   void runsSizedForTheForecastsFullPeakShowUnderTheirOwnHeading(@TempDir Path dir)
       throws IOException {
     showUnderTheirOwnHeading(
-        dir,
-        "diurnal-wallclock",
-        DiurnalSection::renderFullPeak,
-        "### Earlier: the forecast sized for its full peak");
+        dir, DiurnalSection.Earlier.FULL_PEAK, "### Earlier: the forecast sized for its full peak");
   }
 
   @Test
   void runsWithTheFeedOnAMonotonicClockShowUnderTheirOwnHeading(@TempDir Path dir)
       throws IOException {
     showUnderTheirOwnHeading(
-        dir,
-        "diurnal-headroom",
-        DiurnalSection::renderHeadroom,
-        "### Earlier: the feed on a monotonic clock");
+        dir, DiurnalSection.Earlier.HEADROOM, "### Earlier: the feed on a monotonic clock");
   }
 
   @Test
