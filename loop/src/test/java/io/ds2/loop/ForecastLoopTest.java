@@ -218,7 +218,7 @@ class ForecastLoopTest {
             .orElseThrow();
     // Request to running is 2 s; caught up (the sources read the downtime's records, then waited
     // for records between two 1 s polls) a few seconds later. The lead adds the warm-up (5 s) and
-    // a window (10 s).
+    // the one window (10 s) a change must persist at these tests' activation (1).
     Duration floor = running.plusSeconds(15);
     assertTrue(lead.compareTo(floor) > 0, lead + " after " + running + " to running");
     assertTrue(lead.compareTo(floor.plusSeconds(5)) <= 0, lead.toString());

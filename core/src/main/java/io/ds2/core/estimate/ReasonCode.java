@@ -129,8 +129,9 @@ public enum ReasonCode {
    */
   SLOT_LIMIT,
   /**
-   * The forecast demand within the lead time (the job's rescale time, a warm-up and a window) needs
-   * more than the measured: raised ahead of it ({@code forecast: act}; never lowered).
+   * The forecast demand within the lead time (the job's rescale time, a warm-up and the windows a
+   * change must persist) needs more than the measured: raised ahead of it ({@code forecast: act};
+   * never lowered).
    */
   FORECAST_AHEAD,
   /** Every vertex already runs at its target. */

@@ -25,9 +25,9 @@ import java.util.Set;
  * One job's demand forecast: learns each source's measured arrival rate (by vertex name, so it
  * survives a changed graph), and says what it will be over the lead time — how long a rescale takes
  * to pay off: the job's own recent rescale time (from request to caught up with what arrived
- * meanwhile), the warm-up and a window. The fit is redone once per history step, not per decision,
- * and its smoothing weights chosen once a day ({@link KeptWeights}); a weekly season is tried once
- * two weeks are kept ({@link SeasonalForecaster}). Pure: time is given.
+ * meanwhile), the warm-up and the windows a change must persist. The fit is redone once per history
+ * step, not per decision, and its smoothing weights chosen once a day ({@link KeptWeights}); a
+ * weekly season is tried once two weeks are kept ({@link SeasonalForecaster}). Pure: time is given.
  */
 public final class DemandForecast {
   // Rescales remembered for the lead time (the longest of them counts).
@@ -36,6 +36,7 @@ public final class DemandForecast {
   private final ForecastSettings settings;
   private final Duration window;
   private final Duration warmUp;
+  private final int activation;
   private final DemandHistory history;
   private final SeasonalForecaster forecaster;
   private final Deque<Duration> rescales = new ArrayDeque<>(RESCALES);
@@ -49,6 +50,7 @@ public final class DemandForecast {
     this.settings = options.forecast();
     this.window = options.window();
     this.warmUp = options.warmUp();
+    this.activation = options.activation();
     this.history = new DemandHistory(settings.bucket(), settings.historySteps());
     this.forecaster =
         new SeasonalForecaster(settings.periodSteps(), settings.recentSteps(), settings.maxError());
@@ -104,11 +106,14 @@ public final class DemandForecast {
 
   /**
    * How far ahead to look: the longest recent rescale (a window before any was seen), a warm-up
-   * (the first window after a rescale waits for it) and a window.
+   * (the first window after a rescale waits for it) and the windows a change must persist before
+   * the policy makes it ({@code activation}): a rise first seen a window before the lead time ends
+   * would be acted on a window too late, as on the diurnal benchmark, where the forecast's raise
+   * showed at the ramp's start and waited a window ({@code ACTIVATING}) with the Join short.
    */
   public Duration lead() {
     Duration rescale = rescales.stream().max(Duration::compareTo).orElse(window);
-    return rescale.plus(warmUp).plus(window);
+    return rescale.plus(warmUp).plus(window.multipliedBy(activation));
   }
 
   /**

@@ -79,7 +79,7 @@ public final class ForecastSizing {
     List<VertexEstimate> vertices = new ArrayList<>(measured.vertices().size());
     String why =
         because(graph, outlook)
-            + ", the job's rescale time, a warm-up and a window"
+            + ", the job's rescale time, a warm-up and the windows a change must persist"
             + error(outlook);
     // By id once: looking each vertex up in the list made this quadratic (2 ms at 1,000 vertices).
     Map<String, VertexEstimate> byId = new HashMap<>(2 * ahead.vertices().size());

@@ -7,7 +7,8 @@ import java.util.Set;
 /** What the forecast says at a decision: the sources' demand over the lead time, or why none. */
 public sealed interface Outlook {
   /**
-   * @param lead how far ahead it looks: the job's rescale time, a warm-up and a window
+   * @param lead how far ahead it looks: the job's rescale time, a warm-up and the windows a change
+   *     must persist (activation)
    * @param measured each source's arrival rate in this window (records/s), by vertex name
    * @param peak each source's highest forecast arrival rate within the lead time, by vertex name
    * @param error the larger of its errors over the held-out period and the latest steps

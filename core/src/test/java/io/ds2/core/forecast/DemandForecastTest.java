@@ -77,4 +77,23 @@ class DemandForecastTest {
     Outlook.Ahead ahead = assertInstanceOf(Outlook.Ahead.class, outlook, outlook.toString());
     assertEquals(Set.of("Source: Orders"), ahead.weekly());
   }
+
+  @Test
+  void theLeadTimeCountsTheRescaleTheWarmUpAndEveryWindowAChangeMustPersist() {
+    Map<String, String> at =
+        Map.of("forecast", "act", "window", "30s", "warm-up", "30s", "activation", "2");
+    DemandForecast twice = new DemandForecast(Ds2Options.fromMap(at));
+    // Before any rescale was seen, a window stands for it.
+    assertEquals(Duration.ofSeconds(30 + 30 + 2 * 30), twice.lead());
+    twice.rescaleTook(Duration.ofSeconds(21));
+    twice.rescaleTook(Duration.ofSeconds(14));
+    // The longest recent rescale, the warm-up, and two windows: a rise first seen one window
+    // before the lead time ends is made a window later, as a measured one is.
+    assertEquals(Duration.ofSeconds(21 + 30 + 2 * 30), twice.lead());
+    java.util.HashMap<String, String> once = new java.util.HashMap<>(at);
+    once.put("activation", "1");
+    DemandForecast first = new DemandForecast(Ds2Options.fromMap(once));
+    first.rescaleTook(Duration.ofSeconds(21));
+    assertEquals(Duration.ofSeconds(21 + 30 + 30), first.lead());
+  }
 }
