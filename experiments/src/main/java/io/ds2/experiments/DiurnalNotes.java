@@ -4,6 +4,50 @@ package io.ds2.experiments;
 final class DiurnalNotes {
   private DiurnalNotes() {}
 
+  /** Both controllers' runs made at once at 230f007, the lead time counting activation. */
+  static final String LEAD =
+      """
+      Notes (2026-12-06). Both controllers at 230f007, the six runs at once as below (`--repeats
+      1` each into its own directory, renamed 1-3 and merged): one machine load for all six, the
+      Orders source's true rate per instance 128-131/s in every run (median over each run's
+      decisions; reactive 128.9, 130.5, 127.9; predictive 130.0, 129.4, 130.9). The change from
+      the runs below: the forecast looks ahead by the rescale time, a warm-up and *every* window a
+      change must persist (`--activation`, 2: 111-117 s here against 81 s), so a rise is seen a
+      window earlier and made when it is needed.
+      - **Predictive was never short of capacity** (0 s in all three, against 187-266 s reactive
+        and 0-109 s in the runs below) and rescaled 7-8 times against 11. Day 3: the forecast's
+        raise came at 5:09-5:41, as the night's scale-down (5 min delay) came due, and kept the
+        night's level through the ramp (runs 1 and 2; run 3's came at 5:49, its night already at
+        the ramp's level). Day 4: the night's scale-down went at 5:03-5:33 to what the forecast
+        needed within the lead time (Orders 4, Join 4-5, where the windows asked for 3), and the
+        ramp's raise followed at 6:37-7:07 after its activation window. Reactive stepped down to
+        3-4 at 5:13-5:58 and was short as the ramp began.
+      - **Behind by the records' age**: 3, 49 and 41 s against 119, 69 and 65 s; predictive's
+        counted spans peak at 0.7-1.8 s of age, each within a minute after one of its rescales
+        (the restart's downtime); reactive's peak at up to 5.9 s (run 1, day 4's lunch, 65 s).
+        59 % of reactive's median: short of the bar (50 %).
+      - **Behind by the schedule is again all on the sources' reads** (a scan replaying
+        `LagSlo.overRun`: the lag's slope counted 0 s in all six runs): predictive run 2's 189 s,
+        140 s of them while its Orders source ran at 12 (day 3 11:56-18:52), the schedule 1-2 %
+        above what the sources read over the span their counters cover (958.3 sent against
+        936.1/s read at 11:03), the records' age flat. Not the job falling behind: the feed or
+        the counters' timing on a machine running six benches; it decides the verdict here.
+      - **Slot-seconds 1.13 x**: run 2 took its Orders source 6 -> 12 on two lunch windows (607
+        and 611/s, the source 73.8 % and 72.5 % busy on average, its busiest subtask judged above
+        the 73 % the tolerance allows; 12 partitions spread evenly at 6 or 12), held through the
+        afternoon's scale-down delay (19,126); the other five runs kept 6 at lunch, held by the
+        tolerance (busiest subtask 70.4-72.8 %) or by windows disagreeing. Runs 1 and 3 (17,736
+        and 16,378) hold the night's level into the ramp instead of stepping down minutes before
+        it.
+      - **Why a live window had no forecast**: the recordings now keep each window's forecast.
+        Run 1 had none in 8 of its day-3 windows (3:39-5:10, 6:42-7:13, 14:46-15:14):
+        `HOLDOUT_ERROR`, the held-out day forecast 16-27 % off (at most 15 %), the day it was fit
+        on being the first, when the job started from parallelism 1 and its readings of the
+        arrival were off while it caught up; from day 4 on every window had one. Runs 2 and 3:
+        none only before a day was held out (4-5 windows, `NOT_ENOUGH_HISTORY`). At 6:42 in
+        run 1 the measured windows asked for less on the ramp; the scale-down delay held it.
+      """;
+
   /** Both controllers' runs made at once, on one machine load (301773d). */
   static final String TOGETHER =
       """

@@ -42,11 +42,24 @@ final class DiurnalSection {
             .filter(c -> c.scenario().equals("diurnal"))
             .filter(c -> !c.controller().equals(REACTIVE) && !c.controller().equals(PREDICTIVE))
             .toList();
-    return render(md, dir, HEADING + INTRO, DiurnalNotes.TOGETHER, peerCells, peers);
+    return render(md, dir, HEADING + INTRO, DiurnalNotes.LEAD, peerCells, peers);
   }
 
   /** The earlier sets of ds2's diurnal runs, newest first, each as it was judged. */
   enum Earlier {
+    /** Both controllers' runs at once at 301773d, before the lead time counted activation. */
+    TOGETHER(
+        "diurnal-together",
+        """
+          ### Earlier: the lead time counting one window (301773d)
+
+          The same benchmark, ds2's six runs at once as above, before the forecast's lead time
+          counted every window a change must persist (230f007): a rise first seen within the lead
+          time's last window was made a window late.
+
+          """,
+        DiurnalNotes.TOGETHER),
+
     /** Predictive runs at 301773d beside reactive runs at 519a4ae made on another machine load. */
     APART(
         "diurnal-sure",
@@ -130,9 +143,10 @@ final class DiurnalSection {
         forecast (`ds2-forecast-u0.7`: `--forecast act`, a 20 min period in 1 min steps) and the
         Flink autoscaler at its documentation's example settings (`flink-as-1.10-doc-u0.7`).
         `bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios diurnal
-        --controllers CONTROLLER --repeats 1,2,3 --out experiments/results/diurnal-together` (80
+        --controllers CONTROLLER --repeats 1,2,3 --out experiments/results/diurnal-lead` (80
         min a run; ds2's six runs, three of each, made at once so that both controllers see one
-        machine load; earlier runs are in `experiments/results/diurnal-sure`,
+        machine load; earlier runs are in `experiments/results/diurnal-together`,
+        `experiments/results/diurnal-sure`,
         `experiments/results/diurnal-wallclock`, `experiments/results/diurnal-headroom` and,
         before 73567e8, `experiments/results/diurnal`). A forecast needs a day to learn from and one to test on, so the runs are judged
         from the third day (2,400 s) on, and over the whole run: *behind* is the lag-slope SLO

@@ -121,6 +121,13 @@ class DiurnalSectionTest {
   }
 
   @Test
+  void runsBeforeTheLeadTimeCountedActivationShowUnderTheirOwnHeading(@TempDir Path dir)
+      throws IOException {
+    showUnderTheirOwnHeading(
+        dir, DiurnalSection.Earlier.TOGETHER, "### Earlier: the lead time counting one window");
+  }
+
+  @Test
   void runsMadeApartShowUnderTheirOwnHeading(@TempDir Path dir) throws IOException {
     showUnderTheirOwnHeading(
         dir, DiurnalSection.Earlier.APART, "### Earlier: the two controllers run apart");
