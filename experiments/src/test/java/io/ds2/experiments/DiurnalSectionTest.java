@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The bar, predictive against reactive from the third day, said with its run counts. */
 class DiurnalSectionTest {
@@ -100,10 +102,21 @@ class DiurnalSectionTest {
   }
 
   /**
-   * The runs stored in {@code results/<its dir>}, rendered as an earlier set under {@code heading}.
+   * Each earlier set of ds2's runs with both controllers: the runs stored in {@code results/<its
+   * dir>}, rendered under its own heading (the set before scale-up-tolerance, with the peers' runs,
+   * has a test of its own above).
    */
-  private static void showUnderTheirOwnHeading(
-      Path dir, DiurnalSection.Earlier earlier, String heading) throws IOException {
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "TOGETHER  | ### Earlier: the lead time counting one window",
+        "APART     | ### Earlier: the two controllers run apart",
+        "FULL_PEAK | ### Earlier: the forecast sized for its full peak",
+        "HEADROOM  | ### Earlier: the feed on a monotonic clock"
+      })
+  void anEarlierSetShowsUnderItsOwnHeading(
+      DiurnalSection.Earlier earlier, String heading, @TempDir Path dir) throws IOException {
     String name = earlier.dir;
     Path runs = Files.createDirectories(dir.resolve(name));
     Files.copy(Path.of("results", name, "runs.json"), runs.resolve("runs.json"));
@@ -118,33 +131,6 @@ class DiurnalSectionTest {
     assertTrue(alone.toString().startsWith("## Forecasting recurring load"), alone.toString());
     assertFalse(
         DiurnalSection.renderEarlier(new StringBuilder(), dir.resolve("none"), earlier, true));
-  }
-
-  @Test
-  void runsBeforeTheLeadTimeCountedActivationShowUnderTheirOwnHeading(@TempDir Path dir)
-      throws IOException {
-    showUnderTheirOwnHeading(
-        dir, DiurnalSection.Earlier.TOGETHER, "### Earlier: the lead time counting one window");
-  }
-
-  @Test
-  void runsMadeApartShowUnderTheirOwnHeading(@TempDir Path dir) throws IOException {
-    showUnderTheirOwnHeading(
-        dir, DiurnalSection.Earlier.APART, "### Earlier: the two controllers run apart");
-  }
-
-  @Test
-  void runsSizedForTheForecastsFullPeakShowUnderTheirOwnHeading(@TempDir Path dir)
-      throws IOException {
-    showUnderTheirOwnHeading(
-        dir, DiurnalSection.Earlier.FULL_PEAK, "### Earlier: the forecast sized for its full peak");
-  }
-
-  @Test
-  void runsWithTheFeedOnAMonotonicClockShowUnderTheirOwnHeading(@TempDir Path dir)
-      throws IOException {
-    showUnderTheirOwnHeading(
-        dir, DiurnalSection.Earlier.HEADROOM, "### Earlier: the feed on a monotonic clock");
   }
 
   @Test

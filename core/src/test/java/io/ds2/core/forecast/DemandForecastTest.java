@@ -13,6 +13,7 @@ import io.ds2.core.keyed.KeyedHistory;
 import io.ds2.core.options.Ds2Options;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -90,7 +91,7 @@ class DemandForecastTest {
     // The longest recent rescale, the warm-up, and two windows: a rise first seen one window
     // before the lead time ends is made a window later, as a measured one is.
     assertEquals(Duration.ofSeconds(21 + 30 + 2 * 30), twice.lead());
-    java.util.HashMap<String, String> once = new java.util.HashMap<>(at);
+    Map<String, String> once = new HashMap<>(at);
     once.put("activation", "1");
     DemandForecast first = new DemandForecast(Ds2Options.fromMap(once));
     first.rescaleTook(Duration.ofSeconds(21));
