@@ -6,7 +6,10 @@ import io.ds2.core.window.VertexSample;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.Set;
 
 /**
@@ -65,6 +68,7 @@ final class LagSlo {
       }
     }
     List<Saso.Point> inPoints = in.stream().map(points::get).toList();
+    Map<Instant, Double> offsets = startOffsets(sampled, sources);
     double judged = 0;
     double behind = 0;
     for (int i = 1; i < in.size(); i++) {
@@ -76,7 +80,7 @@ final class LagSlo {
       judged += dt;
       double growth = slope(inPoints, a.t() - TREND_SECONDS, a.t());
       if (sampled.size() == points.size() && !sources.isEmpty()) {
-        Reads r = reads(sampled, in.get(i - 1), sources);
+        Reads r = reads(sampled, in.get(i - 1), sources, offsets);
         if (r != null) {
           growth = Math.max(growth, demand - r.rate());
         }
@@ -106,6 +110,7 @@ final class LagSlo {
       double from) {
     double judged = 0;
     double behind = 0;
+    Map<Instant, Double> offsets = startOffsets(sampled, sources);
     for (int k = 1; k < points.size(); k++) {
       Saso.Point a = points.get(k - 1);
       if (a.t() < Math.max(WARM_UP_SECONDS, from)) {
@@ -117,7 +122,7 @@ final class LagSlo {
       boolean isBehind = slope(points, a.t() - TREND_SECONDS, a.t()) > GROWTH_OF_DEMAND * demand;
       Reads r =
           sampled.size() == points.size() && !sources.isEmpty()
-              ? reads(sampled, k - 1, sources)
+              ? reads(sampled, k - 1, sources, offsets)
               : null;
       if (r != null && r.to() > r.from()) {
         double sent = (s.eventsBy(r.to()) - s.eventsBy(r.from())) / (r.to() - r.from());
@@ -141,7 +146,8 @@ final class LagSlo {
    * earliest poll of that run at least {@value #MIN_RUN_SECONDS} s before it whose counters are not
    * ahead); null (no evidence of a shortfall) where there is none.
    */
-  private static Reads reads(List<KeepsUp.Sampled> sampled, int k, Set<String> sources) {
+  private static Reads reads(
+      List<KeepsUp.Sampled> sampled, int k, Set<String> sources, Map<Instant, Double> offsets) {
     KeepsUp.Sampled b = sampled.get(k);
     for (int j = 0; j < k; j++) {
       KeepsUp.Sampled a = sampled.get(j);
@@ -165,17 +171,32 @@ final class LagSlo {
         }
         rate += KeepsUp.readRate(x, y, span);
       }
-      return new Reads(rate, countedAt(a, sources), countedAt(b, sources));
+      double offset = offsets.getOrDefault(b.sample().runningSince(), 0.0);
+      return new Reads(rate, countedAt(a, sources, offset), countedAt(b, sources, offset));
     }
     return null;
   }
 
   /**
    * When the sources' counters of a poll were taken, in seconds of the run: the poll's time less
-   * how far the counters lag it (the job's start in this run and the sources' subtasks' elapsed
-   * time, busy + idle + back-pressured; at most a refresh, 10 s, and a little).
+   * how far the counters lag it ({@link #counterAge}), less {@code offset}, the part of that
+   * estimate that is the subtasks' start after the job's (at most a refresh, 10 s, and a little).
    */
-  static double countedAt(KeepsUp.Sampled p, Set<String> sources) {
+  static double countedAt(KeepsUp.Sampled p, Set<String> sources, double offset) {
+    OptionalDouble age = counterAge(p, sources);
+    if (age.isEmpty()) {
+      return p.t();
+    }
+    return p.t() - Math.max(0, Math.min(MAX_COUNTER_AGE_SECONDS, age.getAsDouble() - offset));
+  }
+
+  /**
+   * How old a poll's source counters look: the time since the job entered RUNNING less the sources'
+   * subtasks' mean elapsed time (busy + idle + back-pressured); empty without subtasks. A subtask
+   * starts after the job does (its deploy, seconds on a busy machine and more with more subtasks),
+   * so this carries that start as a constant part.
+   */
+  static OptionalDouble counterAge(KeepsUp.Sampled p, Set<String> sources) {
     double elapsed = 0;
     int n = 0;
     for (String id : sources) {
@@ -192,11 +213,30 @@ final class LagSlo {
       }
     }
     if (n == 0) {
-      return p.t();
+      return OptionalDouble.empty();
     }
     Instant at = p.sample().runningSince().plusMillis(Math.round(elapsed / n));
-    double lag = Duration.between(at, p.sample().time()).toMillis() / 1000.0;
-    return p.t() - Math.max(0, Math.min(MAX_COUNTER_AGE_SECONDS, lag));
+    return OptionalDouble.of(Duration.between(at, p.sample().time()).toMillis() / 1000.0);
+  }
+
+  /**
+   * Per run (the job's RUNNING time), the subtasks' start after the job's: the least counter age of
+   * its polls at least {@value #MIN_RUN_SECONDS} s in. Flink refreshes the counters every 10 s by
+   * default, so some poll of a run that long reads them within about a second of a refresh; what is
+   * left of the least age is the start. Taken as whole, it placed the counters' span seconds too
+   * early (2.6 s at 12 source subtasks on a busy machine): on a load falling, the schedule there
+   * was higher, and a job that kept up read as 1-2 % behind; on a rise, a shortfall was hidden.
+   */
+  static Map<Instant, Double> startOffsets(List<KeepsUp.Sampled> sampled, Set<String> sources) {
+    Map<Instant, Double> offsets = new HashMap<>();
+    for (KeepsUp.Sampled p : sampled) {
+      Instant since = p.sample().runningSince();
+      if (Duration.between(since, p.sample().time()).toMillis() < MIN_RUN_SECONDS * 1000) {
+        continue;
+      }
+      counterAge(p, sources).ifPresent(a -> offsets.merge(since, Math.max(0, a), Math::min));
+    }
+    return offsets;
   }
 
   /** Records/s of the least-squares line through the lag of the points in [from, to]. */
