@@ -130,8 +130,22 @@ final class DiurnalSection {
   static boolean renderEarlier(StringBuilder md, Path dir, Earlier set, boolean described)
       throws IOException {
     return render(
-        md, dir, (described ? "" : HEADING + INTRO) + set.heading, set.notes, List.of(), dir);
+        md,
+        dir,
+        (described ? "" : HEADING + INTRO) + set.heading,
+        RESCORED + set.notes,
+        List.of(),
+        dir);
   }
+
+  /** Said of every earlier set: their notes were written before their runs were rescored. */
+  private static final String RESCORED =
+      """
+      Rescored on 2026-12-06 with the sources' counters placed without their subtasks' start
+      (e9a1584): the table's seconds behind by the schedule are read so; where the notes below
+      quote such seconds, they were read before.
+
+      """;
 
   private static final String INTRO =
       """
