@@ -60,6 +60,22 @@ final class LagSlo {
       double from,
       double to,
       double demand) {
+    return of(points, sampled, sources, startOffsets(sampled, sources), phase, from, to, demand);
+  }
+
+  /**
+   * As above, with the runs' start offsets ({@link #startOffsets}) worked out once for all of a
+   * run's phases.
+   */
+  static Verdict of(
+      List<Saso.Point> points,
+      List<KeepsUp.Sampled> sampled,
+      Set<String> sources,
+      Map<Instant, Double> offsets,
+      int phase,
+      double from,
+      double to,
+      double demand) {
     List<Integer> in = new ArrayList<>();
     for (int k = 0; k < points.size(); k++) {
       Saso.Point p = points.get(k);
@@ -68,7 +84,6 @@ final class LagSlo {
       }
     }
     List<Saso.Point> inPoints = in.stream().map(points::get).toList();
-    Map<Instant, Double> offsets = startOffsets(sampled, sources);
     double judged = 0;
     double behind = 0;
     for (int i = 1; i < in.size(); i++) {

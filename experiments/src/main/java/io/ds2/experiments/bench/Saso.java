@@ -247,6 +247,8 @@ public final class Saso {
       int repeat,
       double target) {
     List<Phase> phases = new ArrayList<>();
+    // Once per run, not per phase: a diurnal run has a phase a minute.
+    var offsets = LagSlo.startOffsets(sampled, sources);
     for (int i = 0; i < s.phases().size(); i++) {
       double from = phaseStart[i];
       double to = i + 1 < s.phases().size() ? phaseStart[i + 1] : Double.MAX_VALUE;
@@ -276,6 +278,7 @@ public final class Saso {
               points,
               sampled,
               sources,
+              offsets,
               i,
               from,
               to,
