@@ -33,12 +33,14 @@ class DemandHistoryOnOperatorTest {
 
   @Test
   void aSavedHistoryIsForecastFromAtOnceAndAForecastAboveTheMeasuredIsAnEvent() {
-    // Four "days" up to the minute before now, peaking at 600/s now; the job reads 300/s.
+    // Four "days" up to the minute before now, at 300/s now (what the job reads) and rising its
+    // fastest, to 500/s. A history at 600/s now would be a broken pattern (no forecast, no event)
+    // once the operator kept a whole minute of the job's 300/s: a test started near a minute's end.
     long now = Math.floorDiv(Instant.now().toEpochMilli(), BUCKET.toMillis());
     double[] means = new double[4 * PERIOD];
     for (int i = 0; i < means.length; i++) {
       long k = now - means.length + i;
-      means[i] = 450 + 150 * Math.cos(2 * Math.PI * (k - now) / PERIOD) + (i % 3) - 1;
+      means[i] = 300 + 200 * Math.sin(2 * Math.PI * (k - now) / PERIOD) + (i % 3) - 1;
     }
     String history =
         DemandHistoryAnnotation.write(

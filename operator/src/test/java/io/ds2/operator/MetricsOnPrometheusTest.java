@@ -32,6 +32,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -149,7 +150,10 @@ class MetricsOnPrometheusTest {
 
   /** A few decisions of the real loop on a fake job, an applied rescale and a problem. */
   private static void populate(OperatorMetrics metrics) throws Exception {
-    ManualClock clock = new ManualClock(Instant.now());
+    // 5 s before a minute ends: the decisions complete the history's next bucket with what the
+    // job reads, as a running controller does; the forecast must hold across it.
+    ManualClock clock =
+        new ManualClock(Instant.now().truncatedTo(ChronoUnit.MINUTES).plusSeconds(55));
     FakeJob job =
         new FakeJob(
             "job",
@@ -198,8 +202,9 @@ class MetricsOnPrometheusTest {
 
   /**
    * A store holding four 20-minute "days" of demand at the source up to the minute before {@code
-   * now}, peaking at 600/s now: the loop forecasts at once (the job reads 300/s), as a restarted
-   * controller does.
+   * now}, at the day's low of 300/s now (what the job reads) and rising to 600/s: the loop
+   * forecasts at once, as a restarted controller does. A history that disagreed with the job (600/s
+   * now, as this test once had) is a broken pattern as soon as a minute of the job's 300/s is kept.
    */
   private static StateStore withHistory(Instant now) {
     Duration bucket = Duration.ofMinutes(1);
@@ -207,7 +212,7 @@ class MetricsOnPrometheusTest {
     double[] means = new double[80];
     for (int i = 0; i < means.length; i++) {
       long k = current - means.length + i;
-      means[i] = 450 + 150 * Math.cos(2 * Math.PI * (k - current) / 20) + (i % 3) - 1;
+      means[i] = 450 - 150 * Math.cos(2 * Math.PI * (k - current) / 20) + (i % 3) - 1;
     }
     StateStore store = StateStore.inMemory();
     store.save(
