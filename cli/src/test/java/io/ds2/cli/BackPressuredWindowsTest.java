@@ -20,10 +20,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPInputStream;
 import org.apache.flink.core.execution.JobClient;
@@ -34,9 +37,10 @@ import org.junit.jupiter.api.io.TempDir;
  * The job an autoscaler exists for, at ds2's defaults: Parse is overloaded 2.4x, small network
  * buffers carry the back-pressure to the source (backlog growing), and Enrich between them is
  * back-pressured too. Live {@code recommend} gets a clean window within warm-up + window + 2 polls
- * every time (no busy-time "restart"), and a 230 s {@code record} at its default interval (as long
- * as the ten recommends take, and at least four 30 s windows after the warm-up) replays at defaults
- * into windows that recommend what live {@code recommend} did: the oracle.
+ * every time (no busy-time "restart"), and a 200 s {@code record} at its default interval replays
+ * at defaults into windows that recommend what live {@code recommend} did: the oracle. The ten
+ * recommends run in three lanes (about 150 s); the replay decides a window every 40 s (a 30 s
+ * window on 10 s polls) from 60 s on, so four windows by 180 s, with two polls to spare.
  */
 class BackPressuredWindowsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -59,7 +63,7 @@ class BackPressuredWindowsTest {
                   + " operators would be one task, with nothing to back-pressure");
 
   private static final int RUNS = 10;
-  private static final int LANES = 2;
+  private static final int LANES = 3;
 
   @TempDir Path dir;
 
@@ -68,6 +72,9 @@ class BackPressuredWindowsTest {
     Ds2Options defaults = Ds2Options.defaults();
     Duration deadline =
         defaults.warmUp().plus(defaults.window()).plus(defaults.sampleInterval().multipliedBy(2));
+    // A thread each for the recording and the lanes, whatever the machine's cores (the common pool
+    // has fewer threads than tasks on 3 or 4 cores, which would run lanes one after the other).
+    ExecutorService threads = Executors.newFixedThreadPool(LANES + 1);
     try (LocalFlinkCluster cluster =
         LocalFlinkCluster.startWithFastTimings(
             4,
@@ -90,18 +97,20 @@ class BackPressuredWindowsTest {
                       "--out",
                       recording.toString(),
                       "--duration",
-                      "230s"));
+                      "200s"),
+              threads);
 
-      // The second lane starts after the warm-up and off the 2 s poll grid: its windows start at
-      // its own first poll, not at the end of the warm-up like the first lane's, so the two never
-      // read the same metric refreshes.
+      // The first lane waits out the warm-up; the others start after it, 17 s apart and off the
+      // 2 s poll grid of the lane before: their windows start at their own first poll, not at the
+      // end of the warm-up like the first lane's, so no two read the same metric refreshes.
       List<CompletableFuture<List<Run>>> lanes = new ArrayList<>();
       for (int lane = 0; lane < LANES; lane++) {
-        long delay = lane * (defaults.warmUp().toSeconds() + 7);
+        long delay = lane == 0 ? 0 : defaults.warmUp().toSeconds() + 7 + 17 * (lane - 1);
+        int n = RUNS / LANES + (lane < RUNS % LANES ? 1 : 0);
         lanes.add(
             CompletableFuture.supplyAsync(
-                () -> recommendRuns(url, RUNS / LANES),
-                CompletableFuture.delayedExecutor(delay, TimeUnit.SECONDS)));
+                () -> recommendRuns(url, n),
+                CompletableFuture.delayedExecutor(delay, TimeUnit.SECONDS, threads)));
       }
       List<Run> runs = new ArrayList<>();
       for (CompletableFuture<List<Run>> lane : lanes) {
@@ -158,16 +167,22 @@ class BackPressuredWindowsTest {
       assertEquals(ExitCodes.OK, replayed.exitCode(), replayed.err());
       JsonNode windows = JSON.readTree(replayed.out()).get("windows");
       int decided = 0;
+      List<Long> at = new ArrayList<>(); // s after the recording began: the margin to its end
+      Instant began = Instant.parse(header.get("createdAt").asText());
       for (JsonNode w : windows) {
         if ("decision".equals(w.get("type").asText())) {
           decided++;
+          at.add(Duration.between(began, Instant.parse(w.get("time").asText())).toSeconds());
           assertEquals(
               oracle, JsonEstimates.recommended(w.get("vertices"), "recommended"), w.toString());
         }
       }
-      System.out.printf("whatif: %d windows, each %s%n", decided, oracle);
+      System.out.printf(
+          "whatif: %d windows (decided at %s s of 200), each %s%n", decided, at, oracle);
       assertTrue(decided >= 4, decided + " windows: " + replayed.out() + replayed.err());
       assertFalse(replayed.out().contains("went down"), replayed.out());
+    } finally {
+      threads.shutdownNow();
     }
   }
 
