@@ -43,6 +43,7 @@ final class ResultsPage {
         for c in ds2-defaults ds2-defaults-u0.7; do bin/ds2-bench scenario --feed kafka --scenario fanin-step-up --controller $c --out experiments/results/kafka-default-fetch-hidden-heads; done   # ~10 min
         for c in ds2-defaults-u0.7 flink-as-1.10-doc-u0.7; do bin/ds2-bench scenario --feed kafka --scenario fanin-step-up-long --controller $c --out experiments/results/kafka-default-fetch-hidden-heads; done   # ~31 min each
         bin/ds2-bench rescore --out experiments/results/kafka-default-fetch-hidden-heads
+        for s in fanin-long nexmark-q5-long; do for c in flink-as-1.10 ds2-defaults-u0.7; do bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios $s --controllers $c --repeats 1 --out experiments/results/long-runs-defaults; done; done   # the Flink autoscaler at its defaults (~31 min a run)
         bin/ds2-bench suite --feed kafka --cluster flink-defaults --controllers ds2-defaults-u0.7,ds2-defaults   # at Flink's defaults (~60 min)
         bin/ds2-bench rescore --out experiments/results/kafka-suite-flink-defaults
         bin/ds2-bench suite --feed kafka --cluster tuned --controllers ds2,flink-as-1.10-matched,ds2-paper   # Kafka-fed (~60 min)
@@ -89,7 +90,9 @@ final class ResultsPage {
     md.append(data(results, "kafka-suite-flink-defaults/"));
     KafkaSuiteSection.render(md, results.resolve("kafka-suite"));
     md.append(data(results, "kafka-suite/"));
-    LongRunsSection.render(md, results.resolve("long-runs"));
+    LongRunsSection.render(md, results.resolve("long-runs-defaults"));
+    md.append(data(results, "long-runs-defaults/"));
+    LongRunsSection.renderEarlier(md, results.resolve("long-runs"));
     md.append(data(results, "long-runs/"));
     SuiteSection.render(md, results.resolve("suite"));
     md.append(data(results, "suite/"));

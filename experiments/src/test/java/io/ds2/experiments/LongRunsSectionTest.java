@@ -1,7 +1,10 @@
 package io.ds2.experiments;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -41,5 +44,30 @@ class LongRunsSectionTest {
     assertEquals(Duration.ofMinutes(20), kinds.get(1).first);
     assertEquals(Duration.ofMinutes(40), kinds.get(2).first);
     assertEquals(1, kinds.get(2).count);
+  }
+
+  /**
+   * The runs on the jobs as written come with the seconds behind and the cost at each controller's
+   * target; each set's autoscaler logs and plots are named from its own directory.
+   */
+  @Test
+  void eachSetNamesItsOwnFilesAndOnlyTheCurrentOneShowsTheSlo() throws Exception {
+    StringBuilder current = new StringBuilder();
+    LongRunsSection.render(current, Path.of("results", "long-runs-defaults"));
+    StringBuilder earlier = new StringBuilder();
+    LongRunsSection.renderEarlier(earlier, Path.of("results", "long-runs"));
+
+    String now = current.toString();
+    assertTrue(now.contains("| fanin-long | flink-as-1.10 | 1138 / 1679 |"), now);
+    assertTrue(now.contains("`results/long-runs-defaults/fanin-long__flink-as-1.10.log`"), now);
+    assertTrue(
+        now.contains("(results/long-runs-defaults/nexmark-q5-long__ds2-defaults-u0.7.png)"), now);
+    assertFalse(now.contains("results/long-runs/"), now);
+
+    String then = earlier.toString();
+    assertTrue(then.startsWith("### Earlier: long runs at documented settings"), then);
+    assertTrue(then.contains("`results/long-runs/fanin-long__flink-as-1.10.log`"), then);
+    assertFalse(then.contains("behind / judged"), then);
+    assertFalse(then.contains("long-runs-defaults"), then);
   }
 }
