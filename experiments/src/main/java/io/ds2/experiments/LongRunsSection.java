@@ -138,6 +138,7 @@ final class LongRunsSection {
 
         ```bash
         for s in fanin-long nexmark-q5-long; do for c in flink-as-1.10 ds2-defaults-u0.7; do bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios $s --controllers $c --repeats 1 --out experiments/results/long-runs-defaults; done; done   # ~31 min a run
+        for c in flink-as-1.10 ds2-defaults-u0.7; do bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios fanin-long --controllers $c --repeats 2 --out experiments/results/long-runs-defaults; done   # the fan-in's second runs
         ```
 
         The jobs as the suite writes them (chained as Flink chains them, sources sized like any
