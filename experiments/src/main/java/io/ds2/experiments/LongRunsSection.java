@@ -162,7 +162,7 @@ final class LongRunsSection {
         is against the 98 %-busy oracle.
 
         """);
-    body(md, dir, CURRENT_FINDINGS, "No long runs on these jobs yet.\n\n", true);
+    body(md, dir, CURRENT_FINDINGS, "No long runs on these jobs yet.\n\n");
   }
 
   /** The long runs made before issue 29, on jobs with chaining off and sources fixed. */
@@ -198,15 +198,15 @@ final class LongRunsSection {
         suite.
 
         """);
-    body(md, dir, EARLIER_FINDINGS, "No long runs yet.\n\n", false);
+    body(md, dir, EARLIER_FINDINGS, "No long runs yet.\n\n");
   }
 
   /**
    * The table (with the seconds behind and the cost against the oracle at each controller's target
-   * where {@code slo}: runs scored since those figures exist), the findings, a digest of each
-   * autoscaler log, the plots.
+   * where the runs were scored with them: the runs before those figures existed judged no second),
+   * the findings, a digest of each autoscaler log, the plots.
    */
-  private static void body(StringBuilder md, Path dir, String findings, String none, boolean slo)
+  private static void body(StringBuilder md, Path dir, String findings, String none)
       throws IOException {
     Path runs = dir.resolve("runs.json");
     List<SuiteSection.Cell> cells =
@@ -216,6 +216,9 @@ final class LongRunsSection {
       return;
     }
     String set = "results/" + dir.getFileName();
+    boolean slo =
+        cells.stream()
+            .anyMatch(c -> c.median().phases().stream().anyMatch(p -> p.sloJudgedSeconds() > 0));
     if (slo) {
       FlinkDefaultsSection.tables(md, dir, cells);
     } else {
