@@ -1,6 +1,7 @@
 package io.ds2.loop;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -183,6 +184,10 @@ class ForecastLoopTest {
         predictive.underOnLastDay <= 0.5 * reactive.underOnLastDay,
         predictive.underOnLastDay + " s under vs " + reactive.underOnLastDay);
     assertTrue(predictive.forecasts.stream().anyMatch(ScalerEvent.Forecasted::acted));
+    // The evening's scale-downs, after the same delay, go to the last windows' need with a
+    // forecast acting, to the highest since the need fell without.
+    assertTrue(hasReason(predictive, ReasonCode.SCALE_DOWN_TO_LATEST));
+    assertFalse(hasReason(reactive, ReasonCode.SCALE_DOWN_TO_LATEST));
     // A scale-down only where the measured demand asked for one (the forecast may hold it up).
     for (Decision d : predictive.decisions) {
       if (d.action() instanceof Action.Rescale r) {
@@ -197,6 +202,13 @@ class ForecastLoopTest {
         }
       }
     }
+  }
+
+  private static boolean hasReason(Run run, ReasonCode code) {
+    return run.decisions.stream()
+        .flatMap(d -> d.vertices().stream())
+        .flatMap(v -> v.reasons().stream())
+        .anyMatch(r -> r.code() == code);
   }
 
   /** {@link #daily} with the midday load dipping to the night's for a minute, 10 to 11. */

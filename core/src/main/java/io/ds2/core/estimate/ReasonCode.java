@@ -77,6 +77,12 @@ public enum ReasonCode {
    * may be above this window's.
    */
   SCALE_DOWN_TO_HIGHEST,
+  /**
+   * A scale-down that waited out the delay, where a forecast acts, goes to the highest
+   * recommendation of the last activation windows rather than since it began: the forecast raises
+   * the estimate a lead time before a return of the load it foresees.
+   */
+  SCALE_DOWN_TO_LATEST,
   /** The windows in the activation period disagree on the direction. */
   DIRECTION_UNSTABLE,
   /** Recommendations have not been lower for the whole scale-down delay yet. */

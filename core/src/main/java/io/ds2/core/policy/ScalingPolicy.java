@@ -18,8 +18,9 @@ import java.util.Set;
  * The loop's memory: turns each clean window's estimate into a decision. A change is made only when
  * it has persisted in the same direction for {@code activation} windows (then the smallest of those
  * changes); a scale-down only after recommendations stayed lower for the whole {@code
- * scale-down-delay} (to the highest of them); nothing while backing off from an unmet rescale, and
- * nothing on an incomplete estimate. Time is an argument.
+ * scale-down-delay} (to the highest of them, or where a forecast acts, of the last activation
+ * windows'); nothing while backing off from an unmet rescale, and nothing on an incomplete
+ * estimate. Time is an argument.
  */
 public final class ScalingPolicy implements DecisionPolicy {
   private final Ds2Options options;
@@ -131,7 +132,12 @@ public final class ScalingPolicy implements DecisionPolicy {
   }
 
   @Override
-  public Decision decide(JobGraph graph, Estimate estimate, SlotCapacity capacity, Instant now) {
+  public Decision decide(
+      JobGraph graph,
+      Estimate estimate,
+      SlotCapacity capacity,
+      Optional<Duration> forecastLead,
+      Instant now) {
     for (int i = 0; i < estimate.vertices().size(); i++) {
       efficiency.observe(i, estimate.vertices().get(i));
     }
@@ -174,7 +180,7 @@ public final class ScalingPolicy implements DecisionPolicy {
       Proposal p = proposals.get(i);
       VertexMemory m = memoryOf(i, p.estimate().vertexId());
       m.add(p.proposed());
-      targets[i] = m.target(p, now, options, extra, i);
+      targets[i] = m.target(p, now, options, forecastLead, extra, i);
       Optional<Reason> held =
           VertexTargets.withinHeadroom(
               p.estimate(), targets[i], estimate.targetUtilization(), options);
@@ -191,7 +197,7 @@ public final class ScalingPolicy implements DecisionPolicy {
       changes = VertexTargets.changed(proposals, targets);
     }
     if (changes) {
-      joinDueScaleDowns(proposals, targets, extra, now);
+      joinDueScaleDowns(proposals, targets, extra, forecastLead.isPresent(), now);
       // Joins a rescale, never starts one: alone, a consumer at its capacity flips between windows.
       PointwiseInputs.raise(graph, estimate, targets, extra, options);
       SlotLimit.apply(graph, proposals, targets, extra, slots);
@@ -264,7 +270,7 @@ public final class ScalingPolicy implements DecisionPolicy {
    * restarts anyway, and waiting would restart it again within a window.
    */
   private void joinDueScaleDowns(
-      List<Proposal> proposals, int[] targets, Reason[] extra, Instant now) {
+      List<Proposal> proposals, int[] targets, Reason[] extra, boolean forecast, Instant now) {
     Instant nextDecision = now.plus(options.window());
     for (int i = 0; i < targets.length; i++) {
       Proposal p = proposals.get(i);
@@ -273,7 +279,7 @@ public final class ScalingPolicy implements DecisionPolicy {
       int due =
           targets[i] != current || m == null
               ? -1
-              : m.scaleDownDueBefore(current, nextDecision, options.scaleDownDelay());
+              : m.scaleDownDueBefore(current, nextDecision, options.scaleDownDelay(), forecast);
       if (due > 0) {
         targets[i] = due;
         extra[i] =

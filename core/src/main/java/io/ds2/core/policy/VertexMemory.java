@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What the policy remembers of one vertex: its proposals of the recent windows (a ring of the last
@@ -44,8 +45,20 @@ final class VertexMemory {
     return l;
   }
 
-  /** Per vertex: activation over the recent windows, then the scale-down delay. */
-  int target(Proposal p, Instant now, Ds2Options options, Reason[] extra, int i) {
+  /**
+   * Per vertex: activation over the recent windows, then the scale-down delay. A scale-down that
+   * waited out its delay goes to the highest recommendation since it began — or, where a forecast
+   * acts ({@code forecastLead}), to the highest of the recent windows': the look back keeps
+   * capacity in case the load returns, and a forecast raises the estimate a lead time before a
+   * return it foresees (it never lowers one: the scale-down and its depth are still measured).
+   */
+  int target(
+      Proposal p,
+      Instant now,
+      Ds2Options options,
+      Optional<Duration> forecastLead,
+      Reason[] extra,
+      int i) {
     int current = p.estimate().currentParallelism();
     boolean allUp = true;
     boolean allDown = true;
@@ -95,6 +108,22 @@ final class VertexMemory {
         extra[i] = delayNote(down, due);
         return current;
       }
+      if (forecastLead.isPresent() && highest < down.highest()) {
+        extra[i] =
+            new Reason(
+                ReasonCode.SCALE_DOWN_TO_LATEST,
+                "lower since "
+                    + down.since()
+                    + "; a forecast looked "
+                    + forecastLead.get().toSeconds()
+                    + " s ahead, so it goes to the highest recommendation of the last "
+                    + filled
+                    + " windows, "
+                    + highest
+                    + ", not the highest since then, "
+                    + down.highest());
+        return highest;
+      }
       if (down.highest() != p.proposed()) {
         extra[i] =
             new Reason(
@@ -117,18 +146,21 @@ final class VertexMemory {
 
   /**
    * Where this vertex's pending scale-down goes if its delay ends before {@code by} and every
-   * recent window still asks for less than {@code current}; -1 if it does not.
+   * recent window still asks for less than {@code current} (as {@link #target}: where a forecast
+   * acts, the highest of the recent windows); -1 if it does not.
    */
-  int scaleDownDueBefore(int current, Instant by, Duration delay) {
+  int scaleDownDueBefore(int current, Instant by, Duration delay, boolean forecast) {
     if (down == null || filled == 0 || by.isBefore(down.since().plus(delay))) {
       return -1;
     }
+    int highest = Integer.MIN_VALUE;
     for (int k = 0; k < filled; k++) {
       if (get(k) >= current) {
         return -1;
       }
+      highest = Math.max(highest, get(k));
     }
-    return down.highest();
+    return forecast ? Math.min(highest, down.highest()) : down.highest();
   }
 
   /**

@@ -5,6 +5,7 @@ import io.ds2.core.estimate.Estimate;
 import io.ds2.core.estimate.RateModel;
 import io.ds2.core.forecast.DemandForecast;
 import io.ds2.core.forecast.ForecastSizing;
+import io.ds2.core.forecast.Outlook;
 import io.ds2.core.graph.JobGraph;
 import io.ds2.core.keyed.KeyedHistory;
 import io.ds2.core.options.Ds2Options;
@@ -193,10 +194,13 @@ public final class JobScaler {
             s.graph(), ready.window(), demand, policy.estimateOptions(), keyedHistory);
     keyedHistory = estimate.keyedHistory();
     List<ScalerEvent> events = new ArrayList<>(3);
+    Optional<Duration> forecastLead = Optional.empty();
     if (forecast != null) {
-      estimate = ahead(s.graph(), ready, estimate, now, events);
+      Ahead ahead = ahead(s.graph(), ready, estimate, now, events);
+      estimate = ahead.estimate();
+      forecastLead = ahead.lead();
     }
-    Decision decision = policy.decide(s.graph(), estimate, s.capacity(), now);
+    Decision decision = policy.decide(s.graph(), estimate, s.capacity(), forecastLead, now);
     if (s.graph() != checked) {
       checked = s.graph();
       unknownSources(s.graph())
@@ -219,11 +223,17 @@ public final class JobScaler {
   }
 
   /**
+   * The estimate to decide on, and how far ahead a forecast that acts looked for it (empty: none
+   * did, or it only advises).
+   */
+  private record Ahead(Estimate estimate, Optional<Duration> lead) {}
+
+  /**
    * Learns the window's demand and asks the forecast what lies ahead; reports it, and returns the
    * estimate to decide on: raised ahead of a forecast rise when the forecast acts, else as
    * measured.
    */
-  private Estimate ahead(
+  private Ahead ahead(
       JobGraph graph,
       WindowAssembly.Ready ready,
       Estimate measured,
@@ -233,15 +243,19 @@ public final class JobScaler {
         forecast.look(
             graph, ready.window(), measured, demand, policy.estimateOptions(), keyedHistory, now);
     boolean acts = forecast.settings().mode() == ForecastSettings.Mode.ACT;
+    Optional<Duration> lead =
+        acts && look.outlook() instanceof Outlook.Ahead a
+            ? Optional.of(a.lead())
+            : Optional.empty();
     Map<String, Integer> need = ForecastSizing.parallelism(measured);
     if (look.raised().isEmpty()) {
       events.add(new ScalerEvent.Forecasted(look.outlook(), need, Map.of(), false));
-      return measured;
+      return new Ahead(measured, lead);
     }
     Estimate raised = look.raised().get();
     events.add(
         new ScalerEvent.Forecasted(look.outlook(), need, ForecastSizing.parallelism(raised), acts));
-    return acts ? raised : measured;
+    return new Ahead(acts ? raised : measured, lead);
   }
 
   /** The split counts given for vertices that are no source of {@code graph}, said in one line. */

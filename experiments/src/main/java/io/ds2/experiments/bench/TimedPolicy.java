@@ -6,7 +6,9 @@ import io.ds2.core.options.Ds2Options;
 import io.ds2.core.policy.Decision;
 import io.ds2.core.policy.DecisionPolicy;
 import io.ds2.core.policy.SlotCapacity;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 
 /** A policy whose every decision is timed. */
 public record TimedPolicy(DecisionPolicy policy, DecisionTimer timer) implements DecisionPolicy {
@@ -21,9 +23,14 @@ public record TimedPolicy(DecisionPolicy policy, DecisionTimer timer) implements
   }
 
   @Override
-  public Decision decide(JobGraph graph, Estimate estimate, SlotCapacity capacity, Instant now) {
+  public Decision decide(
+      JobGraph graph,
+      Estimate estimate,
+      SlotCapacity capacity,
+      Optional<Duration> forecastLead,
+      Instant now) {
     long t = System.nanoTime();
-    Decision d = policy.decide(graph, estimate, capacity, now);
+    Decision d = policy.decide(graph, estimate, capacity, forecastLead, now);
     timer.add(System.nanoTime() - t);
     return d;
   }

@@ -1,5 +1,6 @@
 package io.ds2.experiments.bench;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,15 +10,20 @@ import io.ds2.core.options.Ds2Options;
 import io.ds2.core.policy.Decision;
 import io.ds2.core.policy.DecisionPolicy;
 import io.ds2.core.policy.SlotCapacity;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class TimedPolicyTest {
   @Test
-  void passesTheSlotsTheJobCanGetToThePolicyItTimes() {
-    // Found on Nexmark Q3 on Kafka: the wrapper once dropped them, and ds2 asked a 32-slot
+  void passesTheSlotsTheJobCanGetAndTheForecastsLeadToThePolicyItTimes() {
+    // Found on Nexmark Q3 on Kafka: the wrapper once dropped the slots, and ds2 asked a 32-slot
     // cluster for 40 (not applied; backing off for the rest of the run).
     SlotCapacity[] seen = new SlotCapacity[1];
+    List<Optional<Duration>> leads = new ArrayList<>();
     DecisionPolicy inner =
         new DecisionPolicy() {
           @Override
@@ -27,8 +33,13 @@ class TimedPolicyTest {
 
           @Override
           public Decision decide(
-              JobGraph graph, Estimate estimate, SlotCapacity capacity, Instant now) {
+              JobGraph graph,
+              Estimate estimate,
+              SlotCapacity capacity,
+              Optional<Duration> forecastLead,
+              Instant now) {
             seen[0] = capacity;
+            leads.add(forecastLead);
             return null;
           }
 
@@ -41,8 +52,11 @@ class TimedPolicyTest {
     DecisionTimer timer = new DecisionTimer();
     SlotCapacity slots =
         SlotCapacity.of(32, "the cluster's 10 free slots and the 22 the job holds");
-    new TimedPolicy(inner, timer).decide(null, null, slots, Instant.EPOCH);
+    TimedPolicy timed = new TimedPolicy(inner, timer);
+    timed.decide(null, null, slots, Instant.EPOCH);
     assertSame(slots, seen[0]);
     assertTrue(timer.medianMicros().isPresent(), "and the decision is timed");
+    timed.decide(null, null, slots, Optional.of(Duration.ofSeconds(112)), Instant.EPOCH);
+    assertEquals(List.of(Optional.empty(), Optional.of(Duration.ofSeconds(112))), leads);
   }
 }

@@ -12,11 +12,13 @@ import io.ds2.core.policy.Decision;
 import io.ds2.core.policy.DecisionPolicy;
 import io.ds2.core.policy.SlotCapacity;
 import io.ds2.core.policy.VertexDecision;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The DS2 baseline: the paper's equations (the same DS2 estimate ds2 computes, ceil of in* over the
@@ -41,9 +43,14 @@ public final class PaperPolicy implements DecisionPolicy {
     return options;
   }
 
-  /** DS2's own rules do not look at the cluster's slots. */
+  /** DS2's own rules do not look at the cluster's slots, nor at a forecast. */
   @Override
-  public Decision decide(JobGraph graph, Estimate estimate, SlotCapacity capacity, Instant now) {
+  public Decision decide(
+      JobGraph graph,
+      Estimate estimate,
+      SlotCapacity capacity,
+      Optional<Duration> forecastLead,
+      Instant now) {
     Map<String, Integer> target = new LinkedHashMap<>();
     List<VertexDecision> vertices = new ArrayList<>();
     boolean change = false;
