@@ -4,6 +4,30 @@ package io.ds2.experiments;
 final class DiurnalNotes {
   private DiurnalNotes() {}
 
+  /** Both controllers' runs made at once at 2d1fb98, a forecast's scale-down to the latest. */
+  static final String LATEST =
+      """
+      Notes (2026-12-07). Both controllers at 2d1fb98, the six runs at once as for the set below
+      (`--repeats 1`, `2` and `3` each into its own directory, merged). The change from the set
+      below: where a forecast acts, a scale-down that waited out its delay goes to the highest
+      of its last two windows' recommendations (`SCALE_DOWN_TO_LATEST`), not to the highest
+      since the need fell; the reactive runs take the same code path as before.
+      - **Slot-seconds 1.06 x reactive's from the third day** (15,947-17,090 against
+        15,622-16,397; 1.13 x in the set below), and over the whole run predictive used fewer
+        (29,754 against 30,856): the evening's scale-down now leaves the afternoon's level —
+        the Join 9 -> 5 and 8 -> 4 at 18:25-19:32 (`--max-step-down` 2 caps it; the windows
+        asked for 3), the Orders source 6 -> 3 at 0:46-1:07 of the next day, where the set
+        below kept the Join at 6-7 all night.
+      - **Rescales 7-8 against reactive's 12** from the third day; that source step in the
+        night is one of them, made because with the Join at 4-5 lowering it frees slots.
+      - **Behind by the schedule 69 s (38-82) against 123 s (43-174): 56 % of reactive's,
+        short of the bar (50 %)**; by the records' age 3 s (3-36) against 39 s (35-57).
+        Under-provisioned 0-26 s against 261-279 s.
+      - Run 3 kept the Join at 8 through lunch (its slot-seconds the lowest, 15,947); runs 1 and
+        2 took it to 9 there. No run took the Orders source above 6.
+
+      """;
+
   /** Both controllers' runs made at once at 230f007, the lead time counting activation. */
   static final String LEAD =
       """

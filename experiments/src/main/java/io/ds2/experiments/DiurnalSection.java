@@ -42,11 +42,25 @@ final class DiurnalSection {
             .filter(c -> c.scenario().equals("diurnal"))
             .filter(c -> !c.controller().equals(REACTIVE) && !c.controller().equals(PREDICTIVE))
             .toList();
-    return render(md, dir, HEADING + INTRO, DiurnalNotes.LEAD, peerCells, peers);
+    return render(md, dir, HEADING + INTRO, DiurnalNotes.LATEST, peerCells, peers);
   }
 
   /** The earlier sets of ds2's diurnal runs, newest first, each as it was judged. */
   enum Earlier {
+    /** Both controllers' runs at once at 230f007, before a forecast's scale-down went lower. */
+    LEAD(
+        "diurnal-lead",
+        """
+          ### Earlier: a scale-down to the highest since the need fell (230f007)
+
+          The same benchmark, ds2's six runs at once as above, before a scale-down with a forecast
+          acting went to the last windows' need (2d1fb98): the evening's scale-down went to the
+          afternoon's level, and the night stayed there.
+
+          """,
+        DiurnalNotes.LEAD,
+        false),
+
     /** Both controllers' runs at once at 301773d, before the lead time counted activation. */
     TOGETHER(
         "diurnal-together",
@@ -58,7 +72,8 @@ final class DiurnalSection {
           time's last window was made a window late.
 
           """,
-        DiurnalNotes.TOGETHER),
+        DiurnalNotes.TOGETHER,
+        true),
 
     /** Predictive runs at 301773d beside reactive runs at 519a4ae made on another machine load. */
     APART(
@@ -70,7 +85,8 @@ final class DiurnalSection {
           runs (copied from `results/diurnal-wallclock`) on another, on a more loaded machine.
 
           """,
-        DiurnalNotes.SURE),
+        DiurnalNotes.SURE,
+        true),
 
     /** Runs whose forecast sized for its full peak (5432521), the reactive runs beside them. */
     FULL_PEAK(
@@ -82,7 +98,8 @@ final class DiurnalSection {
           peak less its error (301773d); the reactive runs are the ones above (copied there).
 
           """,
-        DiurnalNotes.WALLCLOCK),
+        DiurnalNotes.WALLCLOCK,
+        true),
 
     /** Runs on scale-up-tolerance's code whose feed paced on a monotonic clock. */
     HEADROOM(
@@ -94,7 +111,8 @@ final class DiurnalSection {
           wall clock (dad2a19, 519a4ae) and before the forecast's fixes (99c5d4f, 5432521).
 
           """,
-        DiurnalNotes.HEADROOM),
+        DiurnalNotes.HEADROOM,
+        true),
 
     /** Runs before scale-up-tolerance, and the Flink autoscaler's. */
     BEFORE_TOLERANCE(
@@ -106,18 +124,22 @@ final class DiurnalSection {
           never held, however small its need), and the Flink autoscaler's runs.
 
           """,
-        DiurnalNotes.BEFORE_TOLERANCE);
+        DiurnalNotes.BEFORE_TOLERANCE,
+        true);
 
     /** Its directory under the results. */
     final String dir;
 
     private final String heading;
     private final String notes;
+    // Whether its notes were written before its runs were rescored (e9a1584).
+    private final boolean notesBeforeRescore;
 
-    Earlier(String dir, String heading, String notes) {
+    Earlier(String dir, String heading, String notes, boolean notesBeforeRescore) {
       this.dir = dir;
       this.heading = heading;
       this.notes = notes;
+      this.notesBeforeRescore = notesBeforeRescore;
     }
   }
 
@@ -133,12 +155,12 @@ final class DiurnalSection {
         md,
         dir,
         (described ? "" : HEADING + INTRO) + set.heading,
-        RESCORED + set.notes,
+        (set.notesBeforeRescore ? RESCORED : "") + set.notes,
         List.of(),
         dir);
   }
 
-  /** Said of every earlier set: their notes were written before their runs were rescored. */
+  /** Said of the earlier sets whose notes were written before their runs were rescored. */
   private static final String RESCORED =
       """
       Rescored on 2026-12-06 with the sources' counters placed without their subtasks' start
@@ -157,9 +179,10 @@ final class DiurnalSection {
         forecast (`ds2-forecast-u0.7`: `--forecast act`, a 20 min period in 1 min steps) and the
         Flink autoscaler at its documentation's example settings (`flink-as-1.10-doc-u0.7`).
         `bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios diurnal
-        --controllers CONTROLLER --repeats 1,2,3 --out experiments/results/diurnal-lead` (80
+        --controllers CONTROLLER --repeats 1,2,3 --out experiments/results/diurnal-latest` (80
         min a run; ds2's six runs, three of each, made at once so that both controllers see one
-        machine load; earlier runs are in `experiments/results/diurnal-together`,
+        machine load; earlier runs are in `experiments/results/diurnal-lead`,
+        `experiments/results/diurnal-together`,
         `experiments/results/diurnal-sure`,
         `experiments/results/diurnal-wallclock`, `experiments/results/diurnal-headroom` and,
         before 73567e8, `experiments/results/diurnal`). A forecast needs a day to learn from and one to test on, so the runs are judged

@@ -110,6 +110,7 @@ class DiurnalSectionTest {
   @CsvSource(
       delimiter = '|',
       value = {
+        "LEAD      | ### Earlier: a scale-down to the highest since the need fell",
         "TOGETHER  | ### Earlier: the lead time counting one window",
         "APART     | ### Earlier: the two controllers run apart",
         "FULL_PEAK | ### Earlier: the forecast sized for its full peak",
@@ -124,6 +125,10 @@ class DiurnalSectionTest {
     assertTrue(DiurnalSection.renderEarlier(md, runs, earlier, true));
     String page = md.toString();
     assertTrue(page.startsWith(heading), page);
+    // Only the sets whose notes predate the rescoring say so; the newest earlier set's were
+    // written after it.
+    assertEquals(
+        earlier != DiurnalSection.Earlier.LEAD, page.contains("Rescored on 2026-12-06"), page);
     assertTrue(page.contains("| " + DiurnalSection.PREDICTIVE + " | 3 | "), page);
     assertTrue(page.contains("| " + DiurnalSection.REACTIVE + " | 3 | "), page);
     StringBuilder alone = new StringBuilder();
