@@ -108,7 +108,8 @@ final class VertexMemory {
         extra[i] = delayNote(down, due);
         return current;
       }
-      if (forecastLead.isPresent() && highest < down.highest()) {
+      int to = dueTarget(highest, forecastLead.isPresent());
+      if (to < down.highest()) {
         extra[i] =
             new Reason(
                 ReasonCode.SCALE_DOWN_TO_LATEST,
@@ -122,7 +123,7 @@ final class VertexMemory {
                     + highest
                     + ", not the highest since then, "
                     + down.highest());
-        return highest;
+        return to;
       }
       if (down.highest() != p.proposed()) {
         extra[i] =
@@ -160,7 +161,16 @@ final class VertexMemory {
       }
       highest = Math.max(highest, get(k));
     }
-    return forecast ? Math.min(highest, down.highest()) : down.highest();
+    return dueTarget(highest, forecast);
+  }
+
+  /**
+   * Where a scale-down that waited out its delay goes, its recent windows asking for at most {@code
+   * recentHighest}: the highest recommendation since it began, or where a forecast acts, the recent
+   * windows' highest (never above the former).
+   */
+  private int dueTarget(int recentHighest, boolean forecast) {
+    return forecast ? Math.min(recentHighest, down.highest()) : down.highest();
   }
 
   /**
