@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A pending scale-down of one vertex and a rescale of another, on Source -> A -> B at 1,000
- * records/s (a vertex wants as many instances as its cost in ms): a scale-down due before the next
- * decision joins the rescale; one due later keeps its start across the restart it did not cause.
- * Where A's scale-down is made alone, B stays below it, so that it frees slots ({@link
- * SlotSavingTest}).
+ * records/s (a vertex wants as many instances as its cost in ms): a scale-down due before its
+ * vertex could act again on its own (a warm-up and the activation windows after the restart) joins
+ * the rescale; one due later keeps its start across the restart it did not cause. Where A's
+ * scale-down is made alone, B stays below it, so that it frees slots ({@link SlotSavingTest}).
  */
 class ScaleDownJoinTest {
   private Instant now = Instant.parse("2026-01-01T00:00:00Z");
@@ -44,12 +44,31 @@ class ScaleDownJoinTest {
   }
 
   @Test
-  void aScaleDownDueBeforeTheNextDecisionJoinsARescaleOfAnotherVertex() {
+  void aScaleDownDueWithinAWindowJoinsARescaleOfAnotherVertex() {
     ScalingPolicy policy = policy("60s");
     decide(policy, 3.5, 8, 7.5, 8); // A wants 4 from t = 30: due at t = 90
     Decision d = decide(policy, 3.5, 8, 9.5, 8); // t = 60: B wants 10
     assertEquals(Map.of("s", 1, "a", 4, "b", 10), rescale(d));
     assertTrue(codes(d, "a").contains(ReasonCode.SCALE_DOWN_JOINED), codes(d, "a").toString());
+  }
+
+  @Test
+  void aScaleDownDueBeforeItsVertexCouldActAloneAfterTheRestartJoins() {
+    // The restart starts A's windows afresh: it could act alone a warm-up (30 s) and a window
+    // (activation 1) after it at the earliest, at t = 150, when its delay has ended.
+    ScalingPolicy policy = policy("120s");
+    decide(policy, 3.5, 8, 1.5, 2); // A wants 4 from t = 30: due at t = 150
+    decide(policy, 3.5, 8, 1.5, 2); // t = 60
+    Decision d = decide(policy, 3.5, 8, 5.5, 2); // t = 90: B wants 6
+    assertEquals(Map.of("s", 1, "a", 4, "b", 6), rescale(d));
+    assertTrue(codes(d, "a").contains(ReasonCode.SCALE_DOWN_JOINED), codes(d, "a").toString());
+    String why =
+        d.vertex("a").orElseThrow().reasons().stream()
+            .filter(r -> r.code() == ReasonCode.SCALE_DOWN_JOINED)
+            .findFirst()
+            .orElseThrow()
+            .message();
+    assertTrue(why.contains("a warm-up and 1 window"), why);
   }
 
   @Test
