@@ -88,8 +88,9 @@ public enum ReasonCode {
   /** Recommendations have not been lower for the whole scale-down delay yet. */
   SCALE_DOWN_DELAYED,
   /**
-   * A scale-down whose delay ends before the next decision joins a rescale of other vertices made
-   * now: one restart instead of two.
+   * A scale-down whose delay ends before its vertex could act again on its own (a warm-up and the
+   * activation windows after the restart) joins a rescale of other vertices made now: one restart
+   * instead of two.
    */
   SCALE_DOWN_JOINED,
   /**
