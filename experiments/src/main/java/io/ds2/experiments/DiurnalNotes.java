@@ -4,8 +4,42 @@ package io.ds2.experiments;
 final class DiurnalNotes {
   private DiurnalNotes() {}
 
-  /** Both controllers' runs made at once at 2d1fb98, a forecast's scale-down to the latest. */
+  /** Both controllers' runs made at once at de98328, a due scale-down joining any restart. */
   static final String LATEST =
+      """
+      Notes (2026-12-07). Both controllers at de98328, the six runs at once as for the set below
+      (`--repeats 1`, `2` and `3` each into its own directory, merged). The change from the set
+      below, for both controllers: a pending scale-down joins a rescale of other vertices when its
+      delay ends before its vertex could act again on its own (the restart starts its windows
+      afresh: a warm-up and two windows, 90 s), not only before the next decision.
+      - **Every evening's step now takes the Orders source along** (`SCALE_DOWN_JOINED`, 6 -> 3 or
+        4, in all eleven evening steps of days 3 and 4; reactive's run 3 made none on day 4 before
+        the run ended): predictive's separate night rescale of that source (0:46-1:07 in the set
+        below) is gone. Predictive's nights ran at the Join's 4-5 slots; reactive's at 6 (its Join
+        steps to the highest since the need fell).
+      - **Rescales 8 (8-9) against reactive's 11 (10-12)**, slot-seconds **1.03 x** reactive's
+        (15,382-16,697 against 14,758-15,897; 1.06 x in the set below). Over the whole run, where
+        the first two days are reactive in both, predictive used 1.04 x (30,389 against 29,354).
+      - **Behind by the schedule 11 s against 43 s by the medians (25 %: within the bar), but the
+        runs spread widely** (predictive 11, 0 and 158 s; reactive 43, 120 and 22 s): predictive's
+        run 3 was behind 124 s in its two morning ramps (day 3 6:44-7:58 and day 4 6:52-7:41) with
+        the Orders source at 4 while its windows asked for 6 (on day 3 held at 7:19 as within the
+        headroom), and yet by the records' age it was behind 27 s and never below the oracle. By the
+        records' age the two do not overlap: 16 s (6-27) against 105 s (92-166). Under-provisioned 0
+        s in every predictive run, 293-354 s reactive.
+      - The join changed reactive's mornings too, not for the better: its evening step now takes the
+        Orders source to the night's 3-4, and the morning's step down (with the Join, 6:07-6:17 on
+        day 3, as the ramp begins) to 3, where in the set below it stayed at 6 overnight and went to
+        4 then; it stayed at 3 up the ramp until 7:48-9:27 (under-provisioned 312 s against 263
+        s; by the records' age behind 105 s against 39 s). By the schedule reactive
+        moved the other way, 123 s to 43 s, and predictive's by the records' age from 3 s to 16 s:
+        these figures move by tens of seconds from one set to the next, so a single set's ratio is
+        not the last word.
+
+      """;
+
+  /** Both controllers' runs made at once at 2d1fb98, a forecast's scale-down to the latest. */
+  static final String TO_LATEST =
       """
       Notes (2026-12-07). Both controllers at 2d1fb98, the six runs at once as for the set below
       (`--repeats 1`, `2` and `3` each into its own directory, merged). The change from the set

@@ -45,111 +45,13 @@ final class DiurnalSection {
     return render(md, dir, HEADING + INTRO, DiurnalNotes.LATEST, peerCells, peers);
   }
 
-  /** The earlier sets of ds2's diurnal runs, newest first, each as it was judged. */
-  enum Earlier {
-    /** Both controllers' runs at once at 230f007, before a forecast's scale-down went lower. */
-    LEAD(
-        "diurnal-lead",
-        """
-          ### Earlier: a scale-down to the highest since the need fell (230f007)
-
-          The same benchmark, ds2's six runs at once as above, before a scale-down with a forecast
-          acting went to the last windows' need (2d1fb98): the evening's scale-down went to the
-          afternoon's level, and the night stayed there.
-
-          """,
-        DiurnalNotes.LEAD,
-        false),
-
-    /** Both controllers' runs at once at 301773d, before the lead time counted activation. */
-    TOGETHER(
-        "diurnal-together",
-        """
-          ### Earlier: the lead time counting one window (301773d)
-
-          The same benchmark, ds2's six runs at once as above, before the forecast's lead time
-          counted every window a change must persist (230f007): a rise first seen within the lead
-          time's last window was made a window late.
-
-          """,
-        DiurnalNotes.TOGETHER,
-        true),
-
-    /** Predictive runs at 301773d beside reactive runs at 519a4ae made on another machine load. */
-    APART(
-        "diurnal-sure",
-        """
-          ### Earlier: the two controllers run apart (predictive 301773d, reactive 519a4ae)
-
-          The same code as above, but the predictive runs made together on one day and the reactive
-          runs (copied from `results/diurnal-wallclock`) on another, on a more loaded machine.
-
-          """,
-        DiurnalNotes.SURE,
-        true),
-
-    /** Runs whose forecast sized for its full peak (5432521), the reactive runs beside them. */
-    FULL_PEAK(
-        "diurnal-wallclock",
-        """
-          ### Earlier: the forecast sized for its full peak (5432521)
-
-          The same benchmark, the feed on the wall clock, before a rise was sized for the forecast's
-          peak less its error (301773d); the reactive runs are the ones above (copied there).
-
-          """,
-        DiurnalNotes.WALLCLOCK,
-        true),
-
-    /** Runs on scale-up-tolerance's code whose feed paced on a monotonic clock. */
-    HEADROOM(
-        "diurnal-headroom",
-        """
-          ### Earlier: the feed on a monotonic clock (73567e8 and 371c5af)
-
-          The same benchmark on scale-up-tolerance's decision code, before the feed paced on the
-          wall clock (dad2a19, 519a4ae) and before the forecast's fixes (99c5d4f, 5432521).
-
-          """,
-        DiurnalNotes.HEADROOM,
-        true),
-
-    /** Runs before scale-up-tolerance, and the Flink autoscaler's. */
-    BEFORE_TOLERANCE(
-        "diurnal",
-        """
-          ### Earlier: the diurnal benchmark before scale-up-tolerance (ece3271 and older)
-
-          The same benchmark, run on ds2's decision code before 73567e8 (a needed scale-up was
-          never held, however small its need), and the Flink autoscaler's runs.
-
-          """,
-        DiurnalNotes.BEFORE_TOLERANCE,
-        true);
-
-    /** Its directory under the results. */
-    final String dir;
-
-    private final String heading;
-    private final String notes;
-    // Whether its notes were written before its runs were rescored (e9a1584).
-    private final boolean notesBeforeRescore;
-
-    Earlier(String dir, String heading, String notes, boolean notesBeforeRescore) {
-      this.dir = dir;
-      this.heading = heading;
-      this.notes = notes;
-      this.notesBeforeRescore = notesBeforeRescore;
-    }
-  }
-
   /**
    * An earlier set of runs stored in {@code dir}, under its own heading, no peers beside them; with
    * the benchmark's description where {@code described} is false (no newer runs above them).
    *
    * @return whether there were any
    */
-  static boolean renderEarlier(StringBuilder md, Path dir, Earlier set, boolean described)
+  static boolean renderEarlier(StringBuilder md, Path dir, DiurnalEarlier set, boolean described)
       throws IOException {
     return render(
         md,
@@ -181,7 +83,8 @@ final class DiurnalSection {
         `bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios diurnal
         --controllers CONTROLLER --repeats 1,2,3 --out experiments/results/diurnal-latest` (80
         min a run; ds2's six runs, three of each, made at once so that both controllers see one
-        machine load; earlier runs are in `experiments/results/diurnal-lead`,
+        machine load; earlier runs are in `experiments/results/diurnal-to-latest`,
+        `experiments/results/diurnal-lead`,
         `experiments/results/diurnal-together`,
         `experiments/results/diurnal-sure`,
         `experiments/results/diurnal-wallclock`, `experiments/results/diurnal-headroom` and,

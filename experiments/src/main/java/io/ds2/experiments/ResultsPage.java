@@ -38,7 +38,7 @@ final class ResultsPage {
         bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios nexmark-q1-15m,nexmark-q2-15m,nexmark-q5-15m --controllers ds2-defaults-u0.7 --repeats 1 --out experiments/results/record-age   # ds2 reading the records' age (~17 min a query)
         bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios fanin-step-up-long --controllers ds2-defaults-u0.7 --repeats 1 --out experiments/results/record-age   # the headline, the same (~31 min)
         bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios nexmark-q1-15m,nexmark-q2-15m --controllers ds2-defaults-u0.7 --repeats 2 --out experiments/results/record-age   # their second runs
-        for c in ds2-defaults-u0.7 ds2-forecast-u0.7; do for r in 1 2 3; do bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios diurnal --controllers $c --repeats $r --out /tmp/diurnal-$c-$r & done; done; wait   # forecasting recurring load: ds2's six runs at once (~85 min), then their files copied into experiments/results/diurnal-latest (at 2d1fb98; diurnal-lead at 230f007 the same way) and their runs.json merged; the Flink autoscaler's: --controllers flink-as-1.10-doc-u0.7 --repeats 1,2,3 --out experiments/results/diurnal
+        for c in ds2-defaults-u0.7 ds2-forecast-u0.7; do for r in 1 2 3; do bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios diurnal --controllers $c --repeats $r --out /tmp/diurnal-$c-$r & done; done; wait   # forecasting recurring load: ds2's six runs at once (~85 min), then their files copied into experiments/results/diurnal-latest (at de98328; diurnal-to-latest at 2d1fb98 and diurnal-lead at 230f007 the same way) and their runs.json merged; the Flink autoscaler's: --controllers flink-as-1.10-doc-u0.7 --repeats 1,2,3 --out experiments/results/diurnal
         bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios diurnal --controllers ds2-forecast-u0.7 --repeats 1,2,3 --out experiments/results/diurnal-sure   # the earlier predictive runs, three at once (its reactive runs are those of results/diurnal-wallclock, copied)
         for c in ds2-defaults ds2-defaults-u0.7; do bin/ds2-bench scenario --feed kafka --scenario fanin-step-up --controller $c --out experiments/results/kafka-default-fetch-hidden-heads; done   # ~10 min
         for c in ds2-defaults-u0.7 flink-as-1.10-doc-u0.7; do bin/ds2-bench scenario --feed kafka --scenario fanin-step-up-long --controller $c --out experiments/results/kafka-default-fetch-hidden-heads; done   # ~31 min each
@@ -81,7 +81,7 @@ final class ResultsPage {
     boolean newest =
         DiurnalSection.render(md, results.resolve("diurnal-latest"), results.resolve("diurnal"));
     md.append(data(results, "diurnal-latest/"));
-    for (DiurnalSection.Earlier set : DiurnalSection.Earlier.values()) {
+    for (DiurnalEarlier set : DiurnalEarlier.values()) {
       newest |= DiurnalSection.renderEarlier(md, results.resolve(set.dir), set, newest);
       md.append(data(results, set.dir + "/"));
     }

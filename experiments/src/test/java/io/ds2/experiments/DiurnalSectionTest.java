@@ -88,7 +88,7 @@ class DiurnalSectionTest {
     StringBuilder md = new StringBuilder();
     assertFalse(DiurnalSection.render(md, dir.resolve("diurnal-headroom"), earlier));
     assertEquals("", md.toString(), "no runs on the newest code: nothing");
-    DiurnalSection.renderEarlier(md, earlier, DiurnalSection.Earlier.BEFORE_TOLERANCE, true);
+    DiurnalSection.renderEarlier(md, earlier, DiurnalEarlier.BEFORE_TOLERANCE, true);
     String page = md.toString();
     assertTrue(
         page.startsWith("### Earlier: the diurnal benchmark before scale-up-tolerance"), page);
@@ -96,7 +96,7 @@ class DiurnalSectionTest {
     assertTrue(page.contains("| " + DiurnalSection.REACTIVE + " | "), page);
     // Alone, they carry the benchmark's description.
     StringBuilder alone = new StringBuilder();
-    DiurnalSection.renderEarlier(alone, earlier, DiurnalSection.Earlier.BEFORE_TOLERANCE, false);
+    DiurnalSection.renderEarlier(alone, earlier, DiurnalEarlier.BEFORE_TOLERANCE, false);
     assertTrue(alone.toString().startsWith("## Forecasting recurring load"), alone.toString());
     assertTrue(alone.toString().contains("### Earlier: the diurnal benchmark"), alone.toString());
   }
@@ -110,6 +110,7 @@ class DiurnalSectionTest {
   @CsvSource(
       delimiter = '|',
       value = {
+        "TO_LATEST | ### Earlier: a scale-down joining a rescale only within a window",
         "LEAD      | ### Earlier: a scale-down to the highest since the need fell",
         "TOGETHER  | ### Earlier: the lead time counting one window",
         "APART     | ### Earlier: the two controllers run apart",
@@ -117,7 +118,7 @@ class DiurnalSectionTest {
         "HEADROOM  | ### Earlier: the feed on a monotonic clock"
       })
   void anEarlierSetShowsUnderItsOwnHeading(
-      DiurnalSection.Earlier earlier, String heading, @TempDir Path dir) throws IOException {
+      DiurnalEarlier earlier, String heading, @TempDir Path dir) throws IOException {
     String name = earlier.dir;
     Path runs = Files.createDirectories(dir.resolve(name));
     Files.copy(Path.of("results", name, "runs.json"), runs.resolve("runs.json"));
@@ -125,10 +126,12 @@ class DiurnalSectionTest {
     assertTrue(DiurnalSection.renderEarlier(md, runs, earlier, true));
     String page = md.toString();
     assertTrue(page.startsWith(heading), page);
-    // Only the sets whose notes predate the rescoring say so; the newest earlier set's were
+    // Only the sets whose notes predate the rescoring say so; the newest earlier sets' were
     // written after it.
     assertEquals(
-        earlier != DiurnalSection.Earlier.LEAD, page.contains("Rescored on 2026-12-06"), page);
+        earlier != DiurnalEarlier.LEAD && earlier != DiurnalEarlier.TO_LATEST,
+        page.contains("Rescored on 2026-12-06"),
+        page);
     assertTrue(page.contains("| " + DiurnalSection.PREDICTIVE + " | 3 | "), page);
     assertTrue(page.contains("| " + DiurnalSection.REACTIVE + " | 3 | "), page);
     StringBuilder alone = new StringBuilder();
