@@ -13,13 +13,16 @@ final class FleetSection {
   /** What the runs show; written from them. */
   private static final String NOTES =
       """
-      What the runs show (three runs, 2026-12-05 at bb75726, the machine otherwise idle; each
-      cell the median, the range in brackets): with its 4 scheduler threads the operator
-      decides on time for 1 and 100 jobs — p99 11.1 and 11.0 s between a job's decisions, 10.5
-      and 10.4 s after each job's rescale (the target is 1.5 x the 10 s window, 15 s; a
-      decision comes a window and a refresh apart) — **but not for 1,000 on this machine**:
-      p99 16.3 s (15.6-18.0), though 10.7 s after the rescales, and 4,179 decisions in the
-      minute. The three runs of 2026-12-03 at c6a0fb7 gave 16.6 s (16.1-20.7) and 3,884
+      What the runs show (three runs, 2026-12-07 at 4a32f24 and 61d6aa5, the same code, the
+      machine otherwise idle; each cell the median, the range in brackets): with its 4 scheduler
+      threads the operator decides on time for 1 and 100 jobs — p99 11.2 and 11.0 s between a
+      job's decisions, 10.5 s after each job's rescale (the target is 1.5 x the 10 s window, 15
+      s; a decision comes a window and a refresh apart) — **but not for 1,000 on this machine**:
+      p99 19.9 s (19.5-21.2), 15.6 s (14.0-16.5) after the rescales, and 3,504 decisions in the
+      minute. That is slower than 2026-12-05's runs at bb75726 (16.3 s, 15.6-18.0; 10.7 s after
+      the rescales; 4,179 decisions), but the machine is too: bb75726 itself, run once on the
+      same machine right after, gave 29.7 s, 19.8 s after the rescales, and 2,639 decisions. The
+      three runs of 2026-12-03 at c6a0fb7 gave 16.6 s (16.1-20.7) and 3,884
       decisions; a run of 2026-12-02 made 4,735 at p99 11.2 s, and the same 1,000 jobs on the
       builds before and after that day's changes gave 22.4-25.3 s alike: the machine's speed
       varies from day to day more than the code changed it. Every job still reaches its oracle

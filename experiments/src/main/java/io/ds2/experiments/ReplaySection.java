@@ -73,6 +73,7 @@ final class ReplaySection {
         2026-12-03) to 0, 0 and 15 on 2026-12-05 (at bb75726): a scale-down of a vertex below the
         job's largest frees no slot and now waits for a rescale the job needs (`NO_SLOT_FREED`,
         66bde17); the build before it (3883899) still makes 1, 2 and 20 on the same recordings.
+        The runs shown, of 2026-12-07 at 61d6aa5, make 0, 0 and 15 again.
         """);
   }
 }
