@@ -160,8 +160,8 @@ final class ResultsPage {
         row says, after as many warm-up rounds. Half the operators read a keyed (HASH) input and are
         sized by key-group range. The spread is kept per cell (runs of key groups no observation
         split), not per key group, so 32,768 key groups cost what 128 do. **Wall time depends on
-        the machine more than on the code**: the table was measured on 2026-12-06 at 301773d (0.85
-        ms at 1,000 vertices), on a machine where a096f14, built beside it and run in turn with
+        the machine more than on the code**: the table was measured on 2026-12-07 at b8b32e9 (0.86
+        ms at 1,000 vertices); on 2026-12-06 301773d took 0.85 ms, on a machine where a096f14, built beside it and run in turn with
         it, took 0.83 and 0.84 ms against 0.85 and 0.85 ms (a096f14 measured 0.61 ms on
         2026-12-04; 0.68 ms at ede9db4 earlier that day); on 2026-12-03 at b44834b (2 cores, AMD EPYC), 1,000 vertices took
         0.78-1.47 ms over three runs of the same
