@@ -62,12 +62,7 @@ class ScaleDownJoinTest {
     Decision d = decide(policy, 3.5, 8, 5.5, 2); // t = 90: B wants 6
     assertEquals(Map.of("s", 1, "a", 4, "b", 6), rescale(d));
     assertTrue(codes(d, "a").contains(ReasonCode.SCALE_DOWN_JOINED), codes(d, "a").toString());
-    String why =
-        d.vertex("a").orElseThrow().reasons().stream()
-            .filter(r -> r.code() == ReasonCode.SCALE_DOWN_JOINED)
-            .findFirst()
-            .orElseThrow()
-            .message();
+    String why = TwoStageWindows.message(d, "a", ReasonCode.SCALE_DOWN_JOINED);
     assertTrue(why.contains("a warm-up and 1 window"), why);
   }
 

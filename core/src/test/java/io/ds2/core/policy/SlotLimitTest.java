@@ -44,12 +44,7 @@ class SlotLimitTest {
     assertEquals(Map.of("s", 1, "a", 8, "b", 8), rescale(d));
     assertTrue(codes(d, "a").contains(ReasonCode.SLOT_LIMIT), codes(d, "a").toString());
     assertTrue(codes(d, "b").contains(ReasonCode.SLOT_LIMIT), codes(d, "b").toString());
-    String why =
-        d.vertex("a").orElseThrow().reasons().stream()
-            .filter(r -> r.code() == ReasonCode.SLOT_LIMIT)
-            .findFirst()
-            .orElseThrow()
-            .message();
+    String why = TwoStageWindows.message(d, "a", ReasonCode.SLOT_LIMIT);
     assertTrue(why.contains("2 slot-sharing groups: each vertex at most 8"), why);
   }
 

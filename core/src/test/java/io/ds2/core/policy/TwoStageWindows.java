@@ -2,6 +2,7 @@ package io.ds2.core.policy;
 
 import io.ds2.core.Observations;
 import io.ds2.core.estimate.Estimate;
+import io.ds2.core.estimate.ReasonCode;
 import io.ds2.core.graph.Edge;
 import io.ds2.core.graph.JobGraph;
 import io.ds2.core.graph.Vertex;
@@ -50,5 +51,14 @@ final class TwoStageWindows {
             .operator("a", pa, records, records, records * costA)
             .operator("b", pb, records, records, records * costB);
     return obs.estimate(graph, "s", 1000, options);
+  }
+
+  /** The message of the reason {@code code} that {@code vertex} gives in {@code d}. */
+  static String message(Decision d, String vertex, ReasonCode code) {
+    return d.vertex(vertex).orElseThrow().reasons().stream()
+        .filter(r -> r.code() == code)
+        .findFirst()
+        .orElseThrow()
+        .message();
   }
 }
