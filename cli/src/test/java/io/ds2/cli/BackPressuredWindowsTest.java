@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ds2.commandline.ExitCodes;
 import io.ds2.core.options.Ds2Options;
+import io.ds2.testkit.Pauses;
 import io.ds2.workloads.JobSpec;
 import io.ds2.workloads.JobSpec.OperatorSpec;
 import io.ds2.workloads.JobSpec.SourceSpec;
@@ -41,6 +42,15 @@ import org.junit.jupiter.api.io.TempDir;
  * at defaults into windows that recommend what live {@code recommend} did: the oracle. The ten
  * recommends run in three lanes (about 150 s); the replay decides a window every 40 s (a 30 s
  * window on 10 s polls) from 60 s on, so four windows by 180 s, with two polls to spare.
+ *
+ * <p>The MiniCluster runs in this JVM: when the JVM stands still (a paused VM on a shared runner),
+ * so does the job, and its tasks charge the pause to busy or idle time, whichever they were in.
+ * Over such a pause the job did not run as {@link #SPEC} says, and no controller outside the JVM
+ * could tell it from a slow job: measured here, a 15 s pause in a 30 s window read Parse (250/s) as
+ * 157-189/s, and {@code recommend} said 4 for 3. So a window over a pause of this JVM (or within
+ * Flink's 5 s metric-view tick after one, before the pause is charged) is not held to the oracle: a
+ * lane runs another {@code recommend} in its place (a few at most), and the replay's windows over
+ * one are skipped. Every other window meets every assertion.
  */
 class BackPressuredWindowsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -64,6 +74,9 @@ class BackPressuredWindowsTest {
 
   private static final int RUNS = 10;
   private static final int LANES = 3;
+  private static final int SPARE_RUNS_PER_LANE = 3;
+  private static final Duration PAUSE = Duration.ofSeconds(2);
+  private static final Duration CHARGED_WITHIN = Duration.ofSeconds(5);
 
   @TempDir Path dir;
 
@@ -75,12 +88,13 @@ class BackPressuredWindowsTest {
     // A thread each for the recording and the lanes, whatever the machine's cores (the common pool
     // has fewer threads than tasks on 3 or 4 cores, which would run lanes one after the other).
     ExecutorService threads = Executors.newFixedThreadPool(LANES + 1);
-    try (LocalFlinkCluster cluster =
-        LocalFlinkCluster.startWithFastTimings(
-            4,
-            LocalFlinkCluster.SMALL_NETWORK_BUFFERS,
-            "ten recommends and a recording at 1 s refreshes within CI's budget; the small buffers"
-                + " carry the back-pressure to the source within seconds, which this test is about")) {
+    try (Pauses pauses = Pauses.watch(PAUSE);
+        LocalFlinkCluster cluster =
+            LocalFlinkCluster.startWithFastTimings(
+                4,
+                LocalFlinkCluster.SMALL_NETWORK_BUFFERS,
+                "ten recommends and a recording at 1 s refreshes within CI's budget; the small buffers"
+                    + " carry the back-pressure to the source within seconds, which this test is about")) {
       JobClient job = cluster.submit(SPEC);
       await()
           .atMost(Duration.ofSeconds(60))
@@ -107,16 +121,17 @@ class BackPressuredWindowsTest {
       for (int lane = 0; lane < LANES; lane++) {
         long delay = lane == 0 ? 0 : defaults.warmUp().toSeconds() + 7 + 17 * (lane - 1);
         int n = RUNS / LANES + (lane < RUNS % LANES ? 1 : 0);
+        int index = lane;
         lanes.add(
             CompletableFuture.supplyAsync(
-                () -> recommendRuns(url, n),
+                () -> recommendRuns(url, n, pauses, index),
                 CompletableFuture.delayedExecutor(delay, TimeUnit.SECONDS, threads)));
       }
       List<Run> runs = new ArrayList<>();
       for (CompletableFuture<List<Run>> lane : lanes) {
         runs.addAll(lane.get(10, TimeUnit.MINUTES));
       }
-      assertEquals(RUNS, runs.size());
+      assertEquals(RUNS, runs.size(), "runs the JVM ran through; it paused " + pauses.all());
       // Windows over the same refreshes would give bit-identical rates.
       assertEquals(
           RUNS,
@@ -131,7 +146,9 @@ class BackPressuredWindowsTest {
             "a clean window took " + r.took() + ", more than " + deadline + ": " + r.cli().err());
         JsonNode estimate = JSON.readTree(r.cli().out());
         assertEquals(
-            oracle, JsonEstimates.recommended(estimate.get("vertices"), "recommendedParallelism"));
+            oracle,
+            JsonEstimates.recommended(estimate.get("vertices"), "recommendedParallelism"),
+            "after " + r.took() + ": " + r.cli().out());
         JsonNode source = vertex(estimate, "Source: Events");
         assertTrue(
             source.get("observed").get("backPressuredRatio").asDouble() > 0.5,
@@ -157,6 +174,7 @@ class BackPressuredWindowsTest {
       }
 
       CliRun record = recorded.get(6, TimeUnit.MINUTES);
+      Instant recordedUntil = Instant.now();
       assertEquals(ExitCodes.OK, record.exitCode(), record.err());
       job.cancel().get();
       JsonNode header = firstLine(recording);
@@ -167,19 +185,39 @@ class BackPressuredWindowsTest {
       assertEquals(ExitCodes.OK, replayed.exitCode(), replayed.err());
       JsonNode windows = JSON.readTree(replayed.out()).get("windows");
       int decided = 0;
+      int held = 0; // to the oracle: not over a pause of this JVM
       List<Long> at = new ArrayList<>(); // s after the recording began: the margin to its end
       Instant began = Instant.parse(header.get("createdAt").asText());
       for (JsonNode w : windows) {
         if ("decision".equals(w.get("type").asText())) {
           decided++;
           at.add(Duration.between(began, Instant.parse(w.get("time").asText())).toSeconds());
+          JsonNode span = w.get("estimate").get("window");
+          List<Pauses.Pause> over =
+              pauses.within(
+                  Instant.parse(span.get("start").asText()).minus(CHARGED_WITHIN),
+                  Instant.parse(span.get("end").asText()));
+          if (!over.isEmpty()) {
+            System.out.printf("whatif: the window at %s was over %s: skipped%n", span, over);
+            continue;
+          }
+          held++;
           assertEquals(
               oracle, JsonEstimates.recommended(w.get("vertices"), "recommended"), w.toString());
         }
       }
       System.out.printf(
-          "whatif: %d windows (decided at %s s of 200), each %s%n", decided, at, oracle);
-      assertTrue(decided >= 4, decided + " windows: " + replayed.out() + replayed.err());
+          "whatif: %d windows (decided at %s s of 200), %d of them at %s%n",
+          decided, at, held, oracle);
+      // A pause while recording takes its length from the recording's 200 s: the windows (every
+      // 40 s) come that much later, and one more poll (10 s) to get back on the grid.
+      List<Pauses.Pause> whileRecording = pauses.within(began, recordedUntil);
+      double paused = whileRecording.stream().mapToLong(x -> x.length().toMillis()).sum() / 1000.0;
+      int lost = whileRecording.isEmpty() ? 0 : (int) Math.ceil((paused + 10) / 40);
+      assertTrue(
+          decided >= 4 - lost,
+          decided + " windows, pauses " + whileRecording + ": " + replayed.out() + replayed.err());
+      assertTrue(held >= 2, held + " windows the JVM ran through: " + pauses.all());
       assertFalse(replayed.out().contains("went down"), replayed.out());
     } finally {
       threads.shutdownNow();
@@ -198,12 +236,30 @@ class BackPressuredWindowsTest {
     }
   }
 
-  private static List<Run> recommendRuns(String url, int n) {
+  /**
+   * {@code n} runs the JVM ran through, with up to a few more in place of any over a pause. A pause
+   * ends every lane's run at once: before its next, lane {@code lane} waits {@code 7 lane} s, so
+   * the lanes' windows do not start at the same poll again.
+   */
+  private static List<Run> recommendRuns(String url, int n, Pauses pauses, int lane) {
     List<Run> runs = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n + SPARE_RUNS_PER_LANE && runs.size() < n; i++) {
+      Instant from = Instant.now();
       long start = System.nanoTime();
       CliRun r = CliRun.of("recommend", "--flink-url", url, "-o", "json");
-      runs.add(new Run(r, Duration.ofNanos(System.nanoTime() - start)));
+      Duration took = Duration.ofNanos(System.nanoTime() - start);
+      List<Pauses.Pause> over = pauses.within(from.minus(CHARGED_WITHIN), Instant.now());
+      if (over.isEmpty()) {
+        runs.add(new Run(r, took));
+      } else {
+        System.out.printf("recommend over %s: not counted (%s)%n", over, r.out());
+        try {
+          Thread.sleep(7_000L * lane);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return runs;
+        }
+      }
     }
     return runs;
   }
