@@ -29,21 +29,23 @@ final class LongRunsSection {
   /** What the current runs show (written from the data below; regenerate both together). */
   private static final String CURRENT_FINDINGS =
       """
-      What these runs show (two runs of each scenario per controller, 2026-12-06 and 07: the
+      What these runs show (three runs of each scenario per controller, 2026-12-06 and 07: the
       fan-in's and Q5's first at 7ef56af, Q5's second at 5441f4b, the same decision code; the
-      two controllers of a scenario ran at the same time, and ds2 read the Orders source's
-      true rate per instance at 145.7/s, as in the headline's runs made alone):
+      third runs on 2026-12-07 at e9ed72f, after issue 33's scale-down join, which changes
+      none of ds2's decisions in the first two runs' recordings when replayed; the two
+      controllers of a scenario ran at the same time, and ds2 read the Orders source's true
+      rate per instance at 145.7/s, as in the headline's runs made alone):
       - **The Flink autoscaler at its defaults acts once, after 20 minutes, in every run**: its
         log says "Stabilizing until" for 5 min, then "Metric window not full until" for 15 min.
-        On the fan-in it goes 1 -> 6/1/8 and 1 -> 4/1/8 at 1,204-1,205 s, where the oracle at
-        its own target (0.7) is 4/1/6: it sizes for draining the 459,774-496,740 records that
-        built up while it waited (its catch-up, 30 min by default). Each run was
-        under-provisioned 1,204-1,205 s, behind by the SLO 1,139-1,142 of 1,679 judged seconds,
-        and still 90,211 and 245,140 records behind at the end (draining at 477/s and 192/s, so
-        it counts as keeping up). On Q5 it goes 8 -> 32 and the source 2 -> 1 at 1,201-1,210 s
-        in both runs (its log says the source's scale-down "is delayed by PT1H", yet the report
-        applies it with the scale-up, as in the earlier runs below): lag peaks 894,855 and
-        915,538, drained within the run, behind 1,126-1,137 s.
+        On the fan-in it goes 1 -> 6/1/8 (runs 1 and 3) and 1 -> 4/1/8 at 1,204-1,207 s, where
+        the oracle at its own target (0.7) is 4/1/6: it sizes for draining the 459,774-496,740
+        records that built up while it waited (its catch-up, 30 min by default). Each run was
+        under-provisioned 1,204-1,209 s, behind by the SLO 1,139-1,152 of 1,679 judged seconds,
+        and still 90,211, 245,140 and 86,470 records behind at the end (draining, so it counts
+        as keeping up). On Q5 it goes 8 -> 32 and the source 2 -> 1 at 1,201-1,211 s
+        in all three runs (its log says the source's scale-down "is delayed by PT1H", yet the
+        report applies it with the scale-up, as in the earlier runs below): lag peaks 894,855,
+        915,538 and 909,366, drained within the run, behind 1,126-1,138 s.
       - **ds2 at its defaults, at the same target**: the fan-in 1 -> 3/1/4 and 3/1/5 at 93 s
         (its first reading of the Orders source, from its records' age: 283-295/s for 400/s),
         then at 335-336 s, once it read the backlog's drain, 4/1/6 (run 1, the oracle at 0.7)
@@ -51,14 +53,17 @@ final class LongRunsSection {
         at 6; lowering the source later would free no slot, the Join holding 6); both held to
         the end, the demand read at 400/s and 300/s, busiest subtask 62-69 %. Lag peaks 7,207
         and 7,728, under 1,000 records from 365-414 s on; behind 99-151 s, under-provisioned
-        96 s, 0.91-0.93 of the oracle at 0.7. Q5: run 1 8 -> 26 in one step at 90 s (1,652/s
-        read from the records' age); run 2 8 -> 22 at 93 s (its two windows read 1,553/s and
-        1,718/s and asked for 22 and 26; activation takes the smaller) and 22 -> 26 at 266 s;
-        busiest Q5 subtask 64 % at the end of both. Lag peaks 5,296 and 13,198, behind **4 and
-        21 s** of 1,678-1,680, under-provisioned 91-95 s. Before issue 29 (below), on jobs
+        96 s, 0.91-0.93 of the oracle at 0.7. Run 3 did as run 1: 3/1/4 at 93 s (284/s read),
+        4/1/6 at 335 s (426/s read; the windows asked for 6 and 4, activation took the
+        smaller); lag peak 8,869, behind 109 s, 0.91 of the oracle at 0.7. Q5: runs 1 and 3
+        8 -> 26 in one step at 90-92 s (1,652/s and 1,647/s read from the records' age); run 2
+        8 -> 22 at 93 s (its two windows read 1,553/s and 1,718/s and asked for 22 and 26;
+        activation takes the smaller) and 22 -> 26 at 266 s; busiest Q5 subtask 64 % at the
+        end of all three. Lag peaks 5,296, 13,198 and 5,060, behind **4, 21 and 5 s** of
+        1,678-1,680, under-provisioned 91-96 s. Before issue 29 (below), on jobs
         with chaining off, ds2 took Q5 to 26 in two steps and 153,188 records of lag.
-      - **Where the autoscaler at its defaults is ahead: slot-seconds**, 5,960-5,962 and
-        28,510-28,692 against ds2's 9,833-10,075 and 44,372-45,141 (0.55 and 0.61 of the oracle
+      - **Where the autoscaler at its defaults is ahead: slot-seconds**, 5,926-5,962 and
+        28,430-28,692 against ds2's 9,830-10,075 and 44,372-45,141 (0.55 and 0.61 of the oracle
         at 0.7, against ds2's 0.91-0.93 and 0.95-0.97), because it left each job short and
         falling behind for its first 20 minutes. Its final sizes are as large or larger
         (4-6/1/8 and 32 against 4-6/1/6 and 26) and it waits an hour to scale down, so a longer
@@ -66,8 +71,7 @@ final class LongRunsSection {
         on Q5.
       - ds2 kept up on these jobs at Flink's defaults with the capacity-shortfall rule off (its
         default): no decision was held by it, and no subtask ended above 69 %.
-      - Two runs of each: fewer than the three a spread needs; the ranges above are of those
-        runs.
+      - Three runs of each, two on the earlier code: the ranges above are of all three.
       """;
 
   /** What the runs before issue 29 showed (written from their data). */
@@ -143,6 +147,7 @@ final class LongRunsSection {
         ```bash
         for s in fanin-long nexmark-q5-long; do for c in flink-as-1.10 ds2-defaults-u0.7; do bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios $s --controllers $c --repeats 1 --out experiments/results/long-runs-defaults; done; done   # ~31 min a run
         for s in fanin-long nexmark-q5-long; do for c in flink-as-1.10 ds2-defaults-u0.7; do bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios $s --controllers $c --repeats 2 --out experiments/results/long-runs-defaults; done; done   # the second runs
+        for s in fanin-long nexmark-q5-long; do for c in flink-as-1.10 ds2-defaults-u0.7; do bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios $s --controllers $c --repeats 3 --out /tmp/long3-$s-$c & done; wait; done   # the third runs, a scenario's two at once (~31 min), then copied into results/long-runs-defaults and their runs.json merged
         ```
 
         The jobs as the suite writes them (chained as Flink chains them, sources sized like any

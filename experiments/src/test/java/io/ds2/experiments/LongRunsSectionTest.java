@@ -59,7 +59,7 @@ class LongRunsSectionTest {
 
     String now = current.toString();
     assertTrue(now.contains("| scenario | controller | behind / judged (s) |"), now);
-    assertTrue(now.contains("| fanin-long | flink-as-1.10 | 2: steps 1-1,"), now);
+    assertTrue(now.contains("| fanin-long | flink-as-1.10 | 3: steps 1-1,"), now);
     assertTrue(now.contains("`results/long-runs-defaults/fanin-long__flink-as-1.10.log`"), now);
     assertTrue(
         now.contains("(results/long-runs-defaults/nexmark-q5-long__ds2-defaults-u0.7.png)"), now);
