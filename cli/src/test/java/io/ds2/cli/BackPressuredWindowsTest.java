@@ -29,6 +29,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.GZIPInputStream;
 import org.apache.flink.core.execution.JobClient;
 import org.junit.jupiter.api.Test;
@@ -49,8 +50,9 @@ import org.junit.jupiter.api.io.TempDir;
  * could tell it from a slow job: measured here, a 15 s pause in a 30 s window read Parse (250/s) as
  * 157-189/s, and {@code recommend} said 4 for 3. So a window over a pause of this JVM (or within
  * Flink's 5 s metric-view tick after one, before the pause is charged) is not held to the oracle: a
- * lane runs another {@code recommend} in its place (a few at most), and the replay's windows over
- * one are skipped. Every other window meets every assertion.
+ * lane runs another {@code recommend} in its place (a few at most; lanes start their runs at least
+ * 3 s apart, as a pause would otherwise line them up), and the replay's windows over one are
+ * skipped. Every other window meets every assertion.
  */
 class BackPressuredWindowsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -77,6 +79,8 @@ class BackPressuredWindowsTest {
   private static final int SPARE_RUNS_PER_LANE = 3;
   private static final Duration PAUSE = Duration.ofSeconds(2);
   private static final Duration CHARGED_WITHIN = Duration.ofSeconds(5);
+  // Two polls' worth: windows starting this far apart are cut at different metric refreshes.
+  private static final Duration APART = Duration.ofSeconds(3);
 
   @TempDir Path dir;
 
@@ -118,13 +122,13 @@ class BackPressuredWindowsTest {
       // 2 s poll grid of the lane before: their windows start at their own first poll, not at the
       // end of the warm-up like the first lane's, so no two read the same metric refreshes.
       List<CompletableFuture<List<Run>>> lanes = new ArrayList<>();
+      AtomicReference<Instant> lastStart = new AtomicReference<>(Instant.EPOCH);
       for (int lane = 0; lane < LANES; lane++) {
         long delay = lane == 0 ? 0 : defaults.warmUp().toSeconds() + 7 + 17 * (lane - 1);
         int n = RUNS / LANES + (lane < RUNS % LANES ? 1 : 0);
-        int index = lane;
         lanes.add(
             CompletableFuture.supplyAsync(
-                () -> recommendRuns(url, n, pauses, index),
+                () -> recommendRuns(url, n, pauses, lastStart),
                 CompletableFuture.delayedExecutor(delay, TimeUnit.SECONDS, threads)));
       }
       List<Run> runs = new ArrayList<>();
@@ -237,13 +241,18 @@ class BackPressuredWindowsTest {
   }
 
   /**
-   * {@code n} runs the JVM ran through, with up to a few more in place of any over a pause. A pause
-   * ends every lane's run at once: before its next, lane {@code lane} waits {@code 7 lane} s, so
-   * the lanes' windows do not start at the same poll again.
+   * {@code n} runs the JVM ran through, with up to a few more in place of any over a pause. Each
+   * starts once no other lane's run has started for {@link #APART}: a pause ends every lane's run
+   * at once, and lanes starting together again would read the same polls.
    */
-  private static List<Run> recommendRuns(String url, int n, Pauses pauses, int lane) {
+  private static List<Run> recommendRuns(
+      String url, int n, Pauses pauses, AtomicReference<Instant> lastStart) {
     List<Run> runs = new ArrayList<>();
     for (int i = 0; i < n + SPARE_RUNS_PER_LANE && runs.size() < n; i++) {
+      await()
+          .atMost(APART.multipliedBy(LANES + 1))
+          .pollInterval(Duration.ofMillis(100))
+          .until(() -> startsApart(lastStart));
       Instant from = Instant.now();
       long start = System.nanoTime();
       CliRun r = CliRun.of("recommend", "--flink-url", url, "-o", "json");
@@ -253,15 +262,16 @@ class BackPressuredWindowsTest {
         runs.add(new Run(r, took));
       } else {
         System.out.printf("recommend over %s: not counted (%s)%n", over, r.out());
-        try {
-          Thread.sleep(7_000L * lane);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return runs;
-        }
       }
     }
     return runs;
+  }
+
+  /** Claims the next start if the last was at least {@link #APART} ago. */
+  private static boolean startsApart(AtomicReference<Instant> lastStart) {
+    Instant last = lastStart.get();
+    Instant now = Instant.now();
+    return !now.isBefore(last.plus(APART)) && lastStart.compareAndSet(last, now);
   }
 
   private static JsonNode vertex(JsonNode estimate, String name) {
