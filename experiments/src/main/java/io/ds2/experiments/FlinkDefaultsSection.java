@@ -13,9 +13,10 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * The section of RESULTS.md on a cluster left at Flink's defaults (issue 32): the Kafka-fed suite
- * with {@code --cluster flink-defaults}, each row with its slot-seconds against the oracle's and
- * how often the capacity-shortfall rule, built on the tuned bench, held a decision.
+ * The first pass of the Kafka-fed suite on a cluster left at Flink's defaults (issue 32), kept as
+ * an earlier set below {@link DefaultsSuiteSection}; and the tables both render: each row with its
+ * slot-seconds against the oracle's and how often the capacity-shortfall rule, built on the tuned
+ * bench, held a decision.
  */
 final class FlinkDefaultsSection {
   /** What the runs show; written from them (one run each). */
@@ -87,20 +88,12 @@ final class FlinkDefaultsSection {
     }
     md.append(
         """
-        ## At Flink's defaults (first pass)
+        ### Earlier: the first pass at Flink's defaults (2026-12-03)
 
-        The Kafka-fed suite's scenarios on a cluster left at Flink's defaults (`bin/ds2-bench suite
-        --feed kafka --cluster flink-defaults`): metrics refreshed every 10 s, Flink's network
-        buffers (32 KiB segments, 2 per channel and 8 floating per gate), the adaptive
-        scheduler's cool-downs (a rescale at most every 30 s); only the adaptive scheduler (for
-        the REST rescale) and the network memory a MiniCluster needs for the jobs' channels are
-        set. Jobs, topics and producers as in the Kafka-fed suite. Columns as there, plus *behind
-        / judged*: per phase, seconds with the sources' lag growing by more than 1 % of the demand
-        (least-squares trend over the trailing minute), of the seconds after a 120 s warm-up (the
-        ShuffleBench/Theodolite criterion); *slot-s / oracle*, and in brackets over the oracle
-        at the controller's own target utilization (the fewest slots keeping every subtask below
-        it: what a controller sizing for that target could at best use); and *shortfall holds* (decisions
-        held by `CAPACITY_SHORTFALL`, the rule built on the tuned bench's tiny buffers).
+        The same scenarios and controllers on 2026-12-03's code (`bin/ds2-bench suite --feed
+        kafka --cluster flink-defaults --controllers ds2-defaults-u0.7,ds2-defaults`, into
+        `experiments/results/kafka-suite-flink-defaults`), its jobs' consumers fetching 4 KiB per
+        partition; the section above replaces it. Columns as there.
 
         """);
     Path runs = dir.resolve("runs.json");
