@@ -14,9 +14,9 @@ import java.util.OptionalDouble;
 
 /** Derives a source's demand from its observation over a window. */
 public final class DemandEstimator {
-  // Below this back-pressured ratio a source is not throttled in any way worth extrapolating.
-  private static final double NEGLIGIBLE_BACKPRESSURE = 0.01;
-  // Never extrapolate by more than 20x: a source blocked 95%+ of the time says little.
+  // Below VertexObservation.NEGLIGIBLE_BACKPRESSURE a source is not throttled in any way worth
+  // extrapolating. Never extrapolate by more than 20x: a source blocked 95%+ of the time says
+  // little.
   private static final double MAX_EXTRAPOLATION = 20;
   private static final double MIN_BACKLOG_COVERAGE = 0.5;
 
@@ -140,7 +140,7 @@ public final class DemandEstimator {
           shift(b));
     }
     double bp = source.backPressuredRatio().orElse(0);
-    if (bp > NEGLIGIBLE_BACKPRESSURE) {
+    if (bp > VertexObservation.NEGLIGIBLE_BACKPRESSURE) {
       double factor = Math.min(MAX_EXTRAPOLATION, 1 / (1 - Math.min(bp, 0.999)));
       return new SourceDemand(
           source.vertexId(),
@@ -177,7 +177,7 @@ public final class DemandEstimator {
   private static boolean trusted(Backlog b, VertexObservation source) {
     return b.spanSeconds() >= MIN_BACKLOG_COVERAGE * source.seconds()
         || b.arrivalSpanSeconds() >= source.seconds()
-        || source.backPressuredRatio().orElse(0) > NEGLIGIBLE_BACKPRESSURE;
+        || source.backPressuredRatio().orElse(0) > VertexObservation.NEGLIGIBLE_BACKPRESSURE;
   }
 
   /**

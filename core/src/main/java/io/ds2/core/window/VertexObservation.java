@@ -33,6 +33,13 @@ public record VertexObservation(
     Optional<Backlog> backlog,
     Optional<SplitOwnership> splits,
     Optional<RecordAge> recordAge) {
+  /**
+   * Back-pressured for more of the window than this, a source read what its job let it, not what
+   * arrives: the estimate extrapolates only then, and a window never lets it do so for a source
+   * with a backlog gauge ({@code VertexWindow}).
+   */
+  public static final double NEGLIGIBLE_BACKPRESSURE = 0.01;
+
   public VertexObservation {
     if (seconds <= 0) {
       throw new IllegalArgumentException("window length must be positive, was " + seconds);

@@ -2,6 +2,7 @@ package io.ds2.core.window;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ds2.core.graph.Edge;
 import io.ds2.core.graph.JobGraph;
@@ -61,6 +62,11 @@ class GaugeAgeTest {
   }
 
   private static JobSample poll(int t, double read, double pending, double backPressuredMs) {
+    return poll(t, read, OptionalDouble.of(pending), backPressuredMs);
+  }
+
+  private static JobSample poll(
+      int t, double read, OptionalDouble pending, double backPressuredMs) {
     Map<String, VertexSample> v = new LinkedHashMap<>();
     double idle = 1000.0 * t - backPressuredMs;
     v.put(
@@ -70,7 +76,7 @@ class GaugeAgeTest {
             "RUNNING",
             1,
             List.of(SubtaskSample.of(0, read, read, 0, idle, backPressuredMs)),
-            OptionalDouble.of(pending)));
+            pending));
     v.put(
         "w",
         new VertexSample(
@@ -117,5 +123,43 @@ class GaugeAgeTest {
     Backlog heldBack = backlog(twenty, List.of(), polls(BLOCKED_AT_ZERO, 14, 44));
     assertEquals(3, heldBack.points());
     assertEquals(356.1, heldBack.arrivalRate(), 0.1);
+  }
+
+  @Test
+  void aWindowOverWhichAHeldBackSourcesGaugeStoodWaitsForItToMove() {
+    // Seconds 10-31: held back all the time, the source read 3 records and its gauge stood at
+    // 5,787. Extrapolated from back-pressure, such a window made 0.7/s of demand (the sub-linear
+    // job at Flink's defaults, 2026-12-07) where 360/s arrived: it waits for the gauge instead.
+    WindowBuilder twenty = new WindowBuilder(Duration.ofSeconds(20), Duration.ZERO);
+    WindowResult stood = twenty.build(GRAPH, List.of(), polls(HELD_BACK, 10, 31));
+    WindowResult.NotReady waiting = assertInstanceOf(WindowResult.NotReady.class, stood);
+    assertEquals(WindowProblem.TOO_FEW_SAMPLES, waiting.problem());
+    assertTrue(
+        waiting.detail().startsWith("waiting for the backlog gauge of source Source: Events"),
+        waiting.detail());
+    // Once the gauge has moved (seconds 41 and 61) the longer window fits the arrival.
+    Backlog moved = backlog(twenty, List.of(), polls(HELD_BACK, 10, 61));
+    assertEquals(3, moved.points()); // seconds 10, 41 and 61
+    assertTrue(moved.arrivalRate() > 300, "arrival " + moved.arrivalRate());
+  }
+
+  @Test
+  void aHeldBackSourceWithoutABacklogGaugeIsObservedAsBefore() {
+    // Nothing to wait for: its window is made, and its demand is the estimate's to extrapolate.
+    List<JobSample> noGauge = new ArrayList<>();
+    for (long[] r : HELD_BACK) {
+      if (r[0] <= 31) {
+        noGauge.add(poll((int) r[0], r[1], OptionalDouble.empty(), r[3]));
+      }
+    }
+    WindowBuilder twenty = new WindowBuilder(Duration.ofSeconds(20), Duration.ZERO);
+    WindowResult r = twenty.build(GRAPH, List.of(), noGauge);
+    VertexObservation source =
+        assertInstanceOf(WindowResult.Ready.class, r, r.toString())
+            .window()
+            .vertex("s")
+            .orElseThrow();
+    assertTrue(source.backlog().isEmpty());
+    assertEquals(1.0, source.backPressuredRatio().orElseThrow(), 0.01);
   }
 }

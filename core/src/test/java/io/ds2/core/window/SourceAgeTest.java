@@ -163,7 +163,9 @@ class SourceAgeTest {
 
   private static JobSample poll(int t, IntToDoubleFunction lag) {
     Map<String, VertexSample> v = new LinkedHashMap<>();
-    v.put("s", reading(t, lag, 300));
+    // Its lag grows as it falls behind: a held-back source's gauge that stood all window would
+    // make the window wait for it (GaugeAgeTest).
+    v.put("s", reading(t, lag, 100.0 * t));
     v.put(
         "a",
         new VertexSample(
