@@ -35,10 +35,13 @@ final class DefaultsSuiteSection {
         to trust, and back-pressure extrapolated that to 0.7/s of demand (between windows that
         read 360, 133 and 101/s for ~360/s); the policy held it as an unstable direction, so the
         step came at 153 s (0.7) and 215 s (1.0), to 1/2 for 1/6. No rescale came from the 0.7/s
-        reading, but it delayed the one that came; a window in which a held-back source read
-        next to nothing says nothing of what arrives, and ds2 should say so rather than
-        extrapolate (not changed yet). The runs are not valid by the bench's own rule (the
-        overload did not show at the sources within 40 s), as in the first pass.
+        reading, but it delayed the one that came. A window in which a held-back source's
+        gauge stood throughout says nothing of what arrives, and the code since this run waits
+        for the gauge to move instead of extrapolating (`docs/how-ds2-decides.md`): replayed
+        through it, the window waited 10 s and read 124.5/s, and the step 1 -> 2 came at 101 s
+        in both instead of 153 s (0.7) and 215 s (1.0); not re-run live. The runs are not
+        valid by the bench's own rule (the overload did not show at the sources within 40 s),
+        as in the first pass.
       - **Few partitions**: 4/1 at 92 s, the topic's 4 partitions, and falling behind by ~200/s
         by design (the oracle is the split limit), as in the first pass.
       - **The capacity-shortfall rule held nothing**: 0 of 42 decisions (it is off by default
