@@ -45,11 +45,7 @@ final class SourceBacklog {
   static Optional<Backlog> fit(
       VertexWindow.Readings readings, VertexWindow.Readings leadIn, GaugeAge age) {
     // Only sources report a backlog: the fit is not set up for any other vertex.
-    int reported = 0;
-    for (int k = 0; k < readings.size; k++) {
-      reported += readings.values[k].pendingRecords().isPresent() ? 1 : 0;
-    }
-    if (reported < 2) {
+    if (gaugeReadings(readings) < 2) {
       return Optional.empty();
     }
     VertexSample first = readings.values[0];
@@ -111,6 +107,15 @@ final class SourceBacklog {
             // window holds two or three intervals, and a blind gauge is not blind in each of them
             // the same way (a window may grow by less than the reads, stand still, or jump).
             HiddenHeads.seen(totals, pending, 0, end)));
+  }
+
+  /** How many of the readings report the backlog gauge. */
+  static int gaugeReadings(VertexWindow.Readings readings) {
+    int reported = 0;
+    for (int k = 0; k < readings.size; k++) {
+      reported += readings.values[k].pendingRecords().isPresent() ? 1 : 0;
+    }
+    return reported;
   }
 
   /**

@@ -173,11 +173,7 @@ final class VertexWindow {
    * most as long as any window may take).
    */
   private static boolean heldBackWithGaugeStanding(Readings readings, VertexObservation observed) {
-    int reported = 0;
-    for (int k = 0; k < readings.size; k++) {
-      reported += readings.values[k].pendingRecords().isPresent() ? 1 : 0;
-    }
-    return reported >= 2
+    return SourceBacklog.gaugeReadings(readings) >= 2
         && observed.backPressuredRatio().orElse(0) > VertexObservation.NEGLIGIBLE_BACKPRESSURE;
   }
 
