@@ -39,9 +39,14 @@ final class DefaultsSuiteSection {
         gauge stood throughout says nothing of what arrives, and the code since this run waits
         for the gauge to move instead of extrapolating (`docs/how-ds2-decides.md`): replayed
         through it, the window waited 10 s and read 124.5/s, and the step 1 -> 2 came at 101 s
-        in both instead of 153 s (0.7) and 215 s (1.0); not re-run live. The runs are not
-        valid by the bench's own rule (the overload did not show at the sources within 40 s),
-        as in the first pass.
+        in both instead of 153 s (0.7) and 215 s (1.0). Re-run live at 364ef13 (`bin/ds2-bench
+        suite --feed kafka --cluster flink-defaults --scenarios sub-linear --controllers
+        CONTROLLER`, the two at once, in `results/kafka-suite-defaults-gauge-wait/`): no window
+        was extrapolated, both went 1 -> 1/3 at 90-92 s (demand read 359 then 178/s at 0.7, 361
+        then 216/s at 1.0; activation takes the smaller), then waited out the restart's
+        backlog to the phase's end: 1/3 for 1/6, behind 127 and 125 s of 139 (130 and 119 s
+        above). The runs are not valid by the bench's own rule (the overload did not show at
+        the sources within 40 s), as in the first pass.
       - **Few partitions**: 4/1 at 92 s, the topic's 4 partitions, and falling behind by ~200/s
         by design (the oracle is the split limit), as in the first pass.
       - **The capacity-shortfall rule held nothing**: 0 of 42 decisions (it is off by default

@@ -46,7 +46,7 @@ final class ResultsPage {
         for s in fanin-long nexmark-q5-long; do for c in flink-as-1.10 ds2-defaults-u0.7; do bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios $s --controllers $c --repeats 1 --out experiments/results/long-runs-defaults; done; done   # the Flink autoscaler at its defaults (~31 min a run)
         for s in fanin-long nexmark-q5-long; do for c in flink-as-1.10 ds2-defaults-u0.7; do bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios $s --controllers $c --repeats 2 --out experiments/results/long-runs-defaults; done; done   # the second runs
         for s in fanin-long nexmark-q5-long; do for c in flink-as-1.10 ds2-defaults-u0.7; do bin/ds2-bench suite --feed kafka --cluster flink-defaults --scenarios $s --controllers $c --repeats 3 --out /tmp/long3-$s-$c & done; wait; done   # their third runs, a scenario's two at once, copied into results/long-runs-defaults
-        for c in ds2-defaults-u0.7 ds2-defaults; do bin/ds2-bench suite --feed kafka --cluster flink-defaults --controllers $c --out /tmp/suite-defaults-$c & done; wait   # the suite at Flink's defaults, the two at once (~21 min), copied into experiments/results/kafka-suite-defaults and their runs.json merged
+        for c in ds2-defaults-u0.7 ds2-defaults; do bin/ds2-bench suite --feed kafka --cluster flink-defaults --controllers $c --out /tmp/suite-defaults-$c & done; wait   # the suite at Flink's defaults, the two at once (~21 min), copied into experiments/results/kafka-suite-defaults and their runs.json merged; the sub-linear runs again after the held-back gauge's wait, the same way with --scenarios sub-linear, into results/kafka-suite-defaults-gauge-wait
         bin/ds2-bench suite --feed kafka --cluster flink-defaults --controllers ds2-defaults-u0.7,ds2-defaults   # its first pass (2026-12-03, ~60 min), in results/kafka-suite-flink-defaults
         bin/ds2-bench rescore --out experiments/results/kafka-suite-flink-defaults
         bin/ds2-bench suite --feed kafka --cluster tuned --controllers ds2,flink-as-1.10-matched,ds2-paper   # Kafka-fed (~60 min)
@@ -91,6 +91,7 @@ final class ResultsPage {
     md.append(data(results, "kafka-default-fetch-hidden-heads/"));
     DefaultsSuiteSection.render(md, results.resolve("kafka-suite-defaults"));
     md.append(data(results, "kafka-suite-defaults/"));
+    md.append(data(results, "kafka-suite-defaults-gauge-wait/"));
     FlinkDefaultsSection.render(md, results.resolve("kafka-suite-flink-defaults"));
     md.append(data(results, "kafka-suite-flink-defaults/"));
     KafkaSuiteSection.render(md, results.resolve("kafka-suite"));
