@@ -1,7 +1,6 @@
 package io.ds2.experiments;
 
 import io.ds2.experiments.bench.Saso;
-import io.ds2.experiments.bench.SuiteReport;
 import io.ds2.recording.Recorded;
 import io.ds2.recording.RecordingReader;
 import java.io.IOException;
@@ -83,10 +82,9 @@ final class FlinkDefaultsSection {
   private FlinkDefaultsSection() {}
 
   static void render(StringBuilder md, Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    md.append(
+    KafkaDefaultFetchSection.section(
+        md,
+        dir,
         """
         ### Earlier: the first pass at Flink's defaults (2026-12-03)
 
@@ -95,17 +93,8 @@ final class FlinkDefaultsSection {
         `experiments/results/kafka-suite-flink-defaults`), its jobs' consumers fetching 4 KiB per
         partition; the section above replaces it. Columns as there.
 
-        """);
-    Path runs = dir.resolve("runs.json");
-    List<SuiteSection.Cell> cells =
-        Files.exists(runs) ? SuiteSection.cells(SuiteReport.read(runs)) : List.of();
-    if (cells.isEmpty()) {
-      md.append("No runs at Flink's defaults yet.\n\n");
-      return;
-    }
-    tables(md, dir, cells);
-    md.append("\n").append(NOTES).append("\n");
-    plots(md, dir, cells);
+        """,
+        NOTES);
   }
 
   /**
